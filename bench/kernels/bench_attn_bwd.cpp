@@ -17,6 +17,10 @@
 // (attn_bwd_dq_for), attn_bwd_a32_atomic or attn_bwd_a32_recompute for the other; shape
 // bB_hH_kK_sS_d128_full|causal; HIPASM_BENCH_SHAPE=TEXT runs the rows whose shape contains TEXT,
 // HIPASM_ATTN_BWD_DQ=atomic|recompute only that mode's rows.
+// f16 rows (config dtype f16; kernel attn_bwd_f16_a32[_atomic|_recompute]) on the first four
+// shapes, next to aiter's fp16 kernels of the same launch (gfx942 bwd_hd128_fp16[_causal]_a32,
+// gfx950 bwd_hd128_odo_fp16, bwd_hd128_fp16[_causal]_a32_psskddv, bwd_hd128_dq_convert_fp16);
+// HIPASM_ATTN_BWD_DTYPE=bf16|f16 only that type's rows.
 // The table's causal rows are top-left aligned (-mask=1); with seqlen_q = seqlen_k that is the
 // same mask as ours (bottom-right).
 // bench_kernel_attn_bwd_mi355x: the same built for gfx950 on the MI355X model, next to aiter's
@@ -61,7 +65,7 @@ struct shape {
 // The model's time of aiter's a32 backward on `s`: the main kernel simulated (sampled as ours);
 // gfx942: the two composable-kernel helpers as streams (aiter_attn.cpp's estimate), gfx950:
 // its helper kernels simulated.
-double aiter_a32_us(const fs::path& bwd_dir, const shape& s, const rt::profile_options& po) {
+double aiter_a32_us(const fs::path& bwd_dir, const shape& s, bool fp16, const rt::profile_options& po) {
   auto dev = bench::fresh_device();
   std::vector<std::unique_ptr<rt::buffer<uint8_t>>> bufs;
   auto alloc = [&](uint64_t bytes) {
@@ -71,7 +75,7 @@ double aiter_a32_us(const fs::path& bwd_dir, const shape& s, const rt::profile_o
   aiter_attn::Tensors t;
   const aiter_attn::Layout lay{true, s.seqlen};
   const aiter_attn::Plan pl =
-      aiter_attn::plan("a32", {s.batch, s.heads, s.kv_heads, s.seqlen, s.causal}, kGfx950, lay, t, alloc);
+      aiter_attn::plan("a32", {s.batch, s.heads, s.kv_heads, s.seqlen, s.causal, fp16}, kGfx950, lay, t, alloc);
   rt::profile_options apo = po;
   rt::launch_options lo;
   lo.check = false;
@@ -115,8 +119,18 @@ int main(int argc, char** argv) {
   const hipasm::kernels::attn_bwd_kernel_ref causal{"attn_bwd_d128_causal", {.head_dim = D, .causal = true}};
   const hipasm::kernels::attn_bwd_kernel_ref plain_rc{"attn_bwd_d128_rc", {.head_dim = D, .causal = false, .dq = RC}};
   const hipasm::kernels::attn_bwd_kernel_ref causal_rc{"attn_bwd_d128_causal_rc", {.head_dim = D, .causal = true, .dq = RC}};
+  constexpr auto F16 = hipasm::kernels::attn_dtype::f16;
+  const hipasm::kernels::attn_bwd_kernel_ref h_plain{"attn_bwd_f16_d128", {.head_dim = D, .causal = false, .dtype = F16}};
+  const hipasm::kernels::attn_bwd_kernel_ref h_causal{"attn_bwd_f16_d128_causal", {.head_dim = D, .causal = true, .dtype = F16}};
+  const hipasm::kernels::attn_bwd_kernel_ref h_plain_rc{"attn_bwd_f16_d128_rc",
+                                                        {.head_dim = D, .causal = false, .dtype = F16, .dq = RC}};
+  const hipasm::kernels::attn_bwd_kernel_ref h_causal_rc{"attn_bwd_f16_d128_causal_rc",
+                                                         {.head_dim = D, .causal = true, .dtype = F16, .dq = RC}};
+  constexpr size_t kF16Shapes = 4;  // f16 rows: the first shapes
   const char* only = std::getenv("HIPASM_ATTN_BWD_DQ");
-  for (const shape& s : shapes) {
+  const char* only_type = std::getenv("HIPASM_ATTN_BWD_DTYPE");
+  for (size_t si = 0; si < shapes.size(); ++si) {
+    const shape& s = shapes[si];
     char name[96];
     std::snprintf(name, sizeof name, "b%u_h%u_k%u_s%u_d%u_%s", s.batch, s.heads, s.kv_heads, s.seqlen, D,
                   s.causal ? "causal" : "full");
@@ -148,11 +162,15 @@ int main(int argc, char** argv) {
         .dk_part = dKp.addr(), .dv_part = dVp.addr(), .cu_seqlens_q = CU.addr(), .cu_seqlens_k = CU.addr(), .batch = s.batch, .max_seqlen_q = s.seqlen,
         .max_seqlen_k = s.seqlen, .num_q_heads = s.heads, .num_kv_heads = s.kv_heads,
         .softmax_scale = 1.0f / std::sqrt(float(D))};
-    const double aiter_us = bwd_dir.empty() ? 0 : aiter_a32_us(bwd_dir, s, po);
+    for (const bool f16 : {false, true}) {
+    if (f16 && si >= kF16Shapes) continue;
+    if (only_type && std::strcmp(only_type, f16 ? "f16" : "bf16") != 0) continue;
+    const double aiter_us = bwd_dir.empty() ? 0 : aiter_a32_us(bwd_dir, s, f16, po);
     for (const bool rc : {false, true}) {
       const char* mode = rc ? "recompute" : "atomic";
       if (only && std::strcmp(only, mode) != 0) continue;
-      const auto& k = s.causal ? (rc ? causal_rc : causal) : (rc ? plain_rc : plain);
+      const auto& k = f16 ? (s.causal ? (rc ? h_causal_rc : h_causal) : (rc ? h_plain_rc : h_plain))
+                          : (s.causal ? (rc ? causal_rc : causal) : (rc ? plain_rc : plain));
       // HIPASM_BENCH_TIMELINE=W: wave W's schedule (every instruction's issue, stall and reason) on stderr
       const char* tl = std::getenv("HIPASM_BENCH_TIMELINE");
       if (tl) po.keep_events = true;
@@ -182,8 +200,10 @@ int main(int argc, char** argv) {
       const double bytes = 2.0 * (4 * nq + 4 * nk) + 4.0 * nl;
       const bool picked = (hipasm::kernels::attn_bwd_dq_for(mod->target(), a, s.causal) ==
                            hipasm::kernels::attn_bwd_dq::recompute) == rc;
-      const std::string label = picked ? "attn_bwd_a32" : std::string("attn_bwd_a32_") + mode;
+      const std::string base = f16 ? "attn_bwd_f16_a32" : "attn_bwd_a32";
+      const std::string label = picked ? base : base + "_" + mode;
       bench::print_line(label.c_str(), name, h, aiter_us, bytes, false, bench::row_device);
+    }
     }
   }
   return 0;

@@ -1,4 +1,5 @@
-// aiter's flash-attention launches (fmha_v3_fwd, fmha_v3_bwd; hd128 bf16, batch mode) as
+// aiter's flash-attention launches (fmha_v3_fwd, fmha_v3_bwd; hd128 bf16, and fp16 for the
+// backward, batch mode) as
 // hipasm-timing-attn runs them: the tensors a family needs, each code object's argument struct
 // (fields padded to 16 bytes), grid and block, and a runner. Shared by hipasm-timing-attn
 // (aiter_attn.cpp, which documents where each field and grid comes from) and the kernel
@@ -44,6 +45,7 @@ inline std::string mangled(const std::string& name) { return "_ZN5aiter" + std::
 struct Shape {
   uint32_t b, h, hk, s;
   bool causal;
+  bool fp16 = false;  // the backward's fp16 kernels (their arguments are the bf16 ones'; aiter has no fp16 v3 forward)
 };
 
 // Element strides of a [b, s, h, d] (bshd) or [b, h, s, d] tensor with `heads` heads.
@@ -91,6 +93,7 @@ Plan plan(const std::string& fam, const Shape& r, bool cdna4, const Layout& lay,
   auto hstride = [&](uint32_t heads) { return lay.hstride(heads); };
   auto bstride = [&](uint32_t heads) { return lay.bstride(heads); };
   if (fam == "fwd") {
+    if (r.fp16) throw std::runtime_error("aiter has no fp16 fmha_v3_fwd kernel");
     t.Q = alloc(nq * 2), t.K = alloc(nk * 2), t.V = alloc(nk * 2), t.O = alloc(nq * 2), t.L = alloc(nl * 4);
     const char* cvt = cdna4 ? "" : "_rtna";  // gfx950: fmha_fwd.csv bf16_cvt 0
     Kern k;
@@ -123,6 +126,9 @@ Plan plan(const std::string& fam, const Shape& r, bool cdna4, const Layout& lay,
     return pl;
   }
   const bool a32 = fam == "a32";
+  // the backward's element type in its code objects' names (gfx942 bf16: its rounding mode, rtz;
+  // fp16 has one kernel)
+  const std::string ty = r.fp16 ? "fp16" : "bf16", rtz = r.fp16 ? "" : "_rtz";
   // dk and dv have h heads (benchmark_mha_bwd: stride_dk from nhead, nhead_stride_dk = nhead_stride_k,
   // which is the same number in both layouts)
   if (!cdna4) {
@@ -131,8 +137,8 @@ Plan plan(const std::string& fam, const Shape& r, bool cdna4, const Layout& lay,
     t.dV = alloc(nq * 2), t.dQ = alloc(nq * (a32 ? 4 : 2));  // a32: dq_acc (f32, BHSD), which convert_dq reads
     t.L = alloc(nl * 4), t.Dd = alloc(nl * 4);
     Kern k;
-    k.file = std::string("bwd_hd128_bf16") + (r.causal ? "_causal" : "") + (a32 ? "_a32" : "_a16") + "_rtz.co";
-    k.name = mangled(std::string("fmha_bwd_hd128_bf16") + (r.causal ? "_causal" : "") + (a32 ? "_a32" : "_a16") + "_rtz");
+    k.file = "bwd_hd128_" + ty + (r.causal ? "_causal" : "") + (a32 ? "_a32" : "_a16") + rtz + ".co";
+    k.name = mangled("fmha_bwd_hd128_" + ty + (r.causal ? "_causal" : "") + (a32 ? "_a32" : "_a16") + rtz);
     Padded& p = k.args;
     p.put64(t.dQ), p.put64(t.dK), p.put64(t.dV), p.put64(t.Q), p.put64(t.K);
     p.put64(t.V), p.put64(t.dO), p.put64(t.L), p.put64(t.Dd);
@@ -167,7 +173,7 @@ Plan plan(const std::string& fam, const Shape& r, bool cdna4, const Layout& lay,
   t.dQacc = alloc(uint64_t(r.b) * r.h * acc_s * D * esz);
   {  // odo: pack_fmha_bwd_odo_args
     Kern k;
-    k.file = "bwd_hd128_odo_bf16.co", k.name = mangled("fmha_bwd_hd128_odo_bf16");
+    k.file = "bwd_hd128_odo_" + ty + ".co", k.name = mangled("fmha_bwd_hd128_odo_" + ty);
     Padded& p = k.args;
     p.put64(t.O), p.put64(t.dO), p.put64(t.Dd);
     p.put32(hstride(r.h) * 2), p.put32(bstride(r.h) * 2), p.put32(stride(r.h) * 2);  // Hs_o, BAs_o, Seqs_o
@@ -181,7 +187,7 @@ Plan plan(const std::string& fam, const Shape& r, bool cdna4, const Layout& lay,
   }
   {  // dqdkdv: fmha_bwd_dqdkdv_args
     Kern k;
-    const std::string n = std::string("bwd_hd128_bf16") + (r.causal ? "_causal" : "") + (a32 ? "_a32" : "_a16") + "_psskddv";
+    const std::string n = "bwd_hd128_" + ty + (r.causal ? "_causal" : "") + (a32 ? "_a32" : "_a16") + "_psskddv";
     k.file = n + ".co", k.name = mangled("fmha_" + n);
     Padded& p = k.args;
     p.put64(t.dQacc), p.put64(t.dK), p.put64(t.dV), p.put64(t.Q), p.put64(t.K);
@@ -210,7 +216,7 @@ Plan plan(const std::string& fam, const Shape& r, bool cdna4, const Layout& lay,
   }
   {  // post: fmha_bwd_post_kernel_args
     Kern k;
-    const std::string n = a32 ? "bwd_hd128_dq_convert_bf16" : "bwd_hd128_dq_shuffle";
+    const std::string n = a32 ? "bwd_hd128_dq_convert_" + ty : std::string("bwd_hd128_dq_shuffle");
     k.file = n + ".co", k.name = mangled("fmha_" + n);
     Padded& p = k.args;
     p.put64(t.dQacc), p.put64(t.dQ);

@@ -219,15 +219,23 @@ def _mask_fields(c):
     return f".causal = {'true' if c else 'false'}" + (", .top_left = true" if c == 2 else "")
 
 
-def attn_fwd(head_dim, causal, op="flash_attn_fwd"):
+def _dtype_parts(dtype, op):
+    """The attention kernels' element type as a name suffix ("" bf16, "_f16") and a config field."""
+    if dtype not in ("bf16", "f16"):
+        raise _err(op, f"dtype must be 'bf16' or 'f16', got {dtype!r}")
+    return ("", "") if dtype == "bf16" else ("_f16", ", .dtype = ::hipasm::kernels::attn_dtype::f16")
+
+
+def attn_fwd(head_dim, causal, op="flash_attn_fwd", dtype="bf16"):
     """attn_fwd.hpp: head_dim 64 (2 waves, 32-key tiles) or 128 (4 waves, 64-key tiles); causal as
-    causal_code takes it."""
+    causal_code takes it; dtype "bf16" or "f16" (name suffix _f16)."""
     if head_dim not in (64, 128):
         raise _err(op, f"head_dim = {head_dim} (q's last dimension) must be 64 or 128")
     w, bn = (2, 32) if head_dim == 64 else (4, 64)
     c = causal_code(causal, op)
-    return [Kernel(f"attn_fwd_d{head_dim}_w{w}_n{bn}_c{c}", "HIPASM_ATTN_FWD_KERNEL", "attn_fwd.hpp", "attn_fwd_config",
-                   f".head_dim = {head_dim}, {_mask_fields(c)}, .waves = {w}, .bn = {bn}")]
+    sfx, field = _dtype_parts(dtype, op)
+    return [Kernel(f"attn_fwd_d{head_dim}_w{w}_n{bn}_c{c}{sfx}", "HIPASM_ATTN_FWD_KERNEL", "attn_fwd.hpp",
+                   "attn_fwd_config", f".head_dim = {head_dim}, {_mask_fields(c)}{field}, .waves = {w}, .bn = {bn}")]
 
 
 def attn_bwd_dq(target, causal, max_seqlen_k):
@@ -237,15 +245,17 @@ def attn_bwd_dq(target, causal, max_seqlen_k):
     return "recompute" if target == "gfx950" and not (bool(causal) and max_seqlen_k <= 1024) else "atomic"
 
 
-def attn_bwd(head_dim, causal, dq="atomic", op="flash_attn_bwd"):
+def attn_bwd(head_dim, causal, dq="atomic", op="flash_attn_bwd", dtype="bf16"):
     """attn_bwd.hpp: head_dim 64 or 128, 4 waves of 32 keys; dq "atomic" (three kernels) or
-    "recompute" (name _rc: four kernels, the dQ one name_rc_dq)."""
+    "recompute" (name _rc: four kernels, the dQ one name_rc_dq); dtype "bf16" or "f16" (name
+    suffix _f16, after _rc)."""
     if head_dim not in (64, 128):
         raise _err(op, f"head_dim = {head_dim} (q's last dimension) must be 64 or 128")
     c = causal_code(causal, op)
     rc = dq == "recompute"
-    return [Kernel(f"attn_bwd_d{head_dim}_c{c}" + ("_rc" if rc else ""), "HIPASM_ATTN_BWD_KERNELS", "attn_bwd.hpp",
-                   "attn_bwd_config", f".head_dim = {head_dim}, {_mask_fields(c)}"
+    sfx, field = _dtype_parts(dtype, op)
+    return [Kernel(f"attn_bwd_d{head_dim}_c{c}" + ("_rc" if rc else "") + sfx, "HIPASM_ATTN_BWD_KERNELS",
+                   "attn_bwd.hpp", "attn_bwd_config", f".head_dim = {head_dim}, {_mask_fields(c)}{field}"
                    + (", .dq = ::hipasm::kernels::attn_bwd_dq::recompute" if rc else ""))]
 
 

@@ -2,8 +2,9 @@
 configurations _ops_configs.py's rules choose by shape and target: prebuilt with the package for
 a few shapes, else written, built by hipasm.build into its cache (one INFO line on the logger
 "hipasm" says so) and loaded on first use. A kernel's name carries its configuration, which these
-wrappers read. bf16 data: torch.bfloat16 tensors, or numpy uint16 arrays holding bf16 bits.
-Results are new arrays of the input's kind.
+wrappers read. bf16 data: torch.bfloat16 tensors, or numpy uint16 arrays holding bf16 bits;
+the flash attention ops also take f16 (torch.float16, numpy float16). Results are new arrays of
+the input's kind.
 
     y = hipasm.ops.rms_norm(x, weight, eps=1e-6)     x [rows, hidden], weight [hidden]
     h = hipasm.ops.silu_and_mul(x)                   x [tokens, 2d] -> [tokens, d]
@@ -108,12 +109,13 @@ _PATTERNS = {
     "gemm": re.compile(r"gemm_bf16_m(\d+)_n(\d+)_w(\d+)x(\d+)$"),
     "rotary": re.compile(r"rotary_neox_hd(\d+)_rd(\d+)_q(\d+)_k(\d+)_w(\d+)$"),
     "paged_attn": re.compile(r"paged_attn_bf16_d(\d+)_b(\d+)_g(\d+)_w(\d+)_p(\d+)$"),
-    "attn_fwd": re.compile(r"attn_fwd_d(\d+)_w(\d+)_n(\d+)_c([012])$"),
+    # (_f16: f16 tensors, else bf16)
+    "attn_fwd": re.compile(r"attn_fwd_d(\d+)_w(\d+)_n(\d+)_c([012])(|_f16)$"),
     # (_rc: the recompute dQ mode's kernels)
-    "attn_bwd": re.compile(r"attn_bwd_d(\d+)_c([012])(|_rc)$"),
-    "attn_bwd_odo": re.compile(r"attn_bwd_d(\d+)_c([012])(|_rc)_dot_do_o$"),
-    "attn_bwd_cvt": re.compile(r"attn_bwd_d(\d+)_c([012])(|_rc)_convert_dq$"),
-    "attn_bwd_dq": re.compile(r"attn_bwd_d(\d+)_c([012])(_rc)_dq$"),
+    "attn_bwd": re.compile(r"attn_bwd_d(\d+)_c([012])(|_rc)(|_f16)$"),
+    "attn_bwd_odo": re.compile(r"attn_bwd_d(\d+)_c([012])(|_rc)(|_f16)_dot_do_o$"),
+    "attn_bwd_cvt": re.compile(r"attn_bwd_d(\d+)_c([012])(|_rc)(|_f16)_convert_dq$"),
+    "attn_bwd_dq": re.compile(r"attn_bwd_d(\d+)_c([012])(_rc)(|_f16)_dq$"),
     "mla_decode": re.compile(r"mla_decode_(bf16|fp8)_w(\d+)_s([01])_p(\d+)_f(\d+)$"),
     "mla_decode_combine": re.compile(r"mla_decode_combine$"),
     "layernorm": re.compile(r"layernorm_bf16_h(\d+)_w(\d+)$"),
@@ -266,6 +268,26 @@ def _check_bf16(name, x):
         raise TypeError(f"hipasm.ops: {name} must be a torch.bfloat16 tensor or a numpy uint16 array of bf16 bits, "
                         f"got {type(x).__name__} {getattr(x, 'dtype', '')}")
     return x.contiguous() if _is_torch(x) else _np().ascontiguousarray(x)
+
+
+def _check_attn16(op, named):
+    """The attention ops' 16-bit tensors ((name, x) pairs): all bf16 (torch.bfloat16, or numpy
+    uint16 arrays of bf16 bits) or all f16 (torch.float16 or numpy float16); (contiguous tensors,
+    "bf16" or "f16")."""
+    out, kinds = [], []
+    for name, x in named:
+        got = str(getattr(x, "dtype", "")).replace("torch.", "")
+        kind = {"bfloat16": "bf16", "float16": "f16"}.get(got) if _is_torch(x) else \
+            {"uint16": "bf16", "float16": "f16"}.get(got)
+        if kind is None:
+            raise TypeError(f"hipasm.ops.{op}: {name} must be torch.bfloat16 or torch.float16 (numpy: uint16 bf16 "
+                            f"bits or float16), got {type(x).__name__} {got}")
+        if kinds and kind != kinds[0]:
+            raise TypeError(f"hipasm.ops.{op}: {name} is {got}, {named[0][0]} {kinds[0]}: the tensors must all be "
+                            f"bf16 or all f16")
+        kinds.append(kind)
+        out.append(x.contiguous() if _is_torch(x) else _np().ascontiguousarray(x))
+    return out, kinds[0]
 
 
 def _np():
@@ -568,7 +590,7 @@ def _attn_packed(op, q, k, others, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max
 
 def flash_attn_fwd(q, k, v, causal=False, softmax_scale=None, cu_seqlens_q=None, cu_seqlens_k=None,
                    max_seqlen_q=None, return_lse=False):
-    """Flash attention forward, bf16 (flash-attention's flash_attn_func / flash_attn_varlen_func):
+    """Flash attention forward, bf16 or f16 (flash-attention's flash_attn_func / flash_attn_varlen_func):
     O = softmax(softmax_scale * Q K^T) V per head, GQA / MQA (query head h reads KV head
     h // (num_heads / num_kv_heads)), causal masks aligned bottom-right (causal=True or
     "bottom_right": query i sees keys j <= i + seqlen_k - seqlen_q) or top-left (causal="top_left":
@@ -578,10 +600,12 @@ def flash_attn_fwd(q, k, v, causal=False, softmax_scale=None, cu_seqlens_q=None,
     head_dim]; lse [batch, num_heads, seqlen_q]. Packed (variable lengths): q [total_q, num_heads,
     head_dim], k and v [total_k, num_kv_heads, head_dim], cu_seqlens_q / cu_seqlens_k [batch + 1]
     int32 token offsets; lse [num_heads, total_q]. softmax_scale defaults to 1 / sqrt(head_dim);
-    max_seqlen_q is read from cu_seqlens_q when not given. Returns o (like q), or (o, lse f32)
-    with return_lse."""
+    max_seqlen_q is read from cu_seqlens_q when not given. q, k and v all bf16 (torch.bfloat16,
+    numpy uint16 bf16 bits) or all f16 (torch.float16, numpy float16; P and O rounded to f16 by
+    nearest even). Returns o (like q), or (o, lse f32) with return_lse."""
     op = "flash_attn_fwd"
-    q, k, v = _check_bf16("q", q), _check_bf16("k", k), _check_bf16("v", v)
+    (q, k, v), dt = _check_attn16(op, (("q", q), ("k", k), ("v", v)))
+    sfx = "_f16" if dt == "f16" else ""
     q, k, t, cu_seqlens_q, cu_seqlens_k, batch, max_seqlen_q, _, dense = _attn_packed(
         op, q, k, {"v": (v, "k")}, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k=0)
     v = t["v"]
@@ -592,9 +616,9 @@ def flash_attn_fwd(q, k, v, causal=False, softmax_scale=None, cu_seqlens_q=None,
     if hkv == 0 or hq % hkv:
         raise ValueError(f"hipasm.ops.{op}: num_kv_heads = {hkv} must divide num_heads = {hq}")
     code = _cfg.causal_code(causal, "flash_attn_fwd")
-    kern, (_, waves, _, _) = _find("attn_fwd", lambda c: c[0] == head_dim and c[3] == code,
-                                   lambda: _cfg.attn_fwd(head_dim, causal),
-                                   f"head_dim={head_dim} causal={causal!r}")
+    kern, (_, waves, _, _, _) = _find("attn_fwd", lambda c: c[0] == head_dim and c[3] == code and c[4] == sfx,
+                                      lambda: _cfg.attn_fwd(head_dim, causal, dtype=dt),
+                                      f"head_dim={head_dim} causal={causal!r} dtype={dt}")
     if softmax_scale is None:
         softmax_scale = head_dim ** -0.5
     if not softmax_scale > 0:
@@ -617,7 +641,7 @@ ATTN_BWD_STREAM_THREADS = 256  # attn_bwd_config::stream_threads (dot_do_o, conv
 
 def flash_attn_bwd(do, q, k, v, o, lse, causal=False, softmax_scale=None, cu_seqlens_q=None, cu_seqlens_k=None,
                    max_seqlen_q=None, max_seqlen_k=None):
-    """Flash attention backward, bf16 (attn_bwd.hpp, FlashAttention-2's): dQ, dK, dV of
+    """Flash attention backward, bf16 or f16 (attn_bwd.hpp, FlashAttention-2's): dQ, dK, dV of
     O = softmax(softmax_scale * Q K^T) V from dO, the forward's inputs, its O and its LSE (as
     flash_attn_fwd(..., return_lse=True) returns them); GQA / MQA (dK and dV summed over the query
     heads of a KV head), causal as flash_attn_fwd takes it (True / "bottom_right", "top_left"). dQ
@@ -626,14 +650,16 @@ def flash_attn_bwd(do, q, k, v, o, lse, causal=False, softmax_scale=None, cu_seq
     Layouts as flash_attn_fwd's: dense q, o, do [batch, seqlen_q, num_heads, head_dim], k, v
     [batch, seqlen_k, num_kv_heads, head_dim], lse [batch, num_heads, seqlen_q]; or packed with
     cu_seqlens_q / cu_seqlens_k (lse [num_heads, total_q]). max_seqlen_q / max_seqlen_k are read
-    from the cu_seqlens when not given. Returns (dq, dk, dv) like q, k, v. The dQ mode is the
+    from the cu_seqlens when not given. do, q, k, v and o all bf16 or all f16 (as flash_attn_fwd
+    takes them). Returns (dq, dk, dv) like q, k, v. The dQ mode is the
     faster on the device's target (attn_bwd_launch.hpp's attn_bwd_dq_for): "atomic" (gfx942, and
     gfx950 for causal sequences up to 1024 keys): the rowsum(dO O) pre-pass, the main kernel
     adding dQ into an f32 workspace, the dQ conversion; "recompute" (gfx950): the pre-pass, the
     main kernel without dQ, a dQ kernel of its own. With GQA / MQA a last launch sums the
     per-query-head dK and dV."""
     op = "flash_attn_bwd"
-    do, q, k, v, o = (_check_bf16(n, t) for n, t in (("do", do), ("q", q), ("k", k), ("v", v), ("o", o)))
+    (do, q, k, v, o), dt = _check_attn16(op, (("do", do), ("q", q), ("k", k), ("v", v), ("o", o)))
+    sfx = "_f16" if dt == "f16" else ""
     lse = _check_dtype(op, "lse", lse, "float32")
     lse_shape = tuple(lse.shape)
     q, k, t, cu_seqlens_q, cu_seqlens_k, batch, max_seqlen_q, max_seqlen_k, dense = _attn_packed(
@@ -663,9 +689,9 @@ def flash_attn_bwd(do, q, k, v, o, lse, causal=False, softmax_scale=None, cu_seq
     code = _cfg.causal_code(causal, op)
     mode = _cfg.attn_bwd_dq(_target(), code, int(max_seqlen_k))
     rc = mode == "recompute"
-    what = f"head_dim={head_dim} causal={causal!r} dq={mode}"
-    rule = lambda: _cfg.attn_bwd(head_dim, causal, mode)
-    match = lambda c: c[0] == head_dim and c[1] == code and c[2] == ("_rc" if rc else "")
+    what = f"head_dim={head_dim} causal={causal!r} dq={mode} dtype={dt}"
+    rule = lambda: _cfg.attn_bwd(head_dim, causal, mode, dtype=dt)
+    match = lambda c: c[0] == head_dim and c[1] == code and c[2] == ("_rc" if rc else "") and c[3] == sfx
     main, _ = _find("attn_bwd", match, rule, what)
     odo, _ = _find("attn_bwd_odo", match, rule, what)
     cvt, _ = _find("attn_bwd_cvt", match, rule, what)

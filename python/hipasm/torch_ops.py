@@ -252,7 +252,7 @@ class FlashAttention(torch.autograd.Function):
 
 def flash_attn(q, k, v, causal=False, softmax_scale=None):
     """Attention with autograd (FlashAttention): o = flash_attn(q, k, v, causal); o.backward(do)
-    fills q.grad, k.grad and v.grad. bf16 tensors, dense layout (see FlashAttention)."""
+    fills q.grad, k.grad and v.grad. bf16 or f16 tensors (all of one), dense layout (see FlashAttention)."""
     return FlashAttention.apply(q, k, v, causal, softmax_scale)
 
 

@@ -181,10 +181,15 @@ def test_paged_attention_decode_errors(sim):
         hipasm.ops.paged_attention_decode(q, k_cache, v_cache, tables, np.array([17], np.int32))
 
 
+def f64(a):
+    """numpy float16 arrays, or uint16 arrays of bf16 bits, as float64."""
+    return a.astype(np.float64) if a.dtype == np.float16 else bf16_float(a).astype(np.float64)
+
+
 def attn_reference(q, k, v, cq, ck, causal, scale):
     """f64 attention of packed sequences; causal: True (bottom-right) or "top_left"; (o, lse), lse
     -inf for a row that sees no key."""
-    qf, kf, vf = (bf16_float(a).astype(np.float64) for a in (q, k, v))
+    qf, kf, vf = (f64(a) for a in (q, k, v))
     hq, hkv = q.shape[1], k.shape[1]
     o, lse = np.zeros(q.shape), np.full((hq, q.shape[0]), -np.inf)
     for b in range(len(cq) - 1):
@@ -250,7 +255,7 @@ def attn_bwd_reference(q, k, v, do, cq, ck, causal, scale):
     """f64 gradients (dq, dk, dv) of attn_reference's attention of packed sequences, written from
     its math: P = softmax(S), dV = P^T dO, dP = dO V^T, dS = P (dP - rowsum(dP P)), dQ = scale dS K,
     dK = scale dS^T Q (summed over the query heads of a KV head)."""
-    qf, kf, vf, dof = (bf16_float(a).astype(np.float64) for a in (q, k, v, do))
+    qf, kf, vf, dof = (f64(a) for a in (q, k, v, do))
     hq, hkv = q.shape[1], k.shape[1]
     dq, dk, dv = np.zeros(q.shape), np.zeros(k.shape), np.zeros(v.shape)
     for b in range(len(cq) - 1):
@@ -274,9 +279,11 @@ def attn_bwd_reference(q, k, v, do, cq, ck, causal, scale):
 
 
 def close_grad(name, got_bits, ref):
-    # bf16 inputs and O (rowsum(dO O) from the forward's bf16 O), f32 products, bf16 results
-    err = np.abs(bf16_float(got_bits).astype(np.float64) - ref).max()
-    assert err <= 2e-2 * np.abs(ref).max() + 1e-3, f"{name}: max |grad - reference| {err}"
+    # bf16 inputs and O (rowsum(dO O) from the forward's bf16 O), f32 products, bf16 results;
+    # f16 (numpy float16) the same to f16's precision
+    rel, extra = (1.2e-3, 1e-5) if got_bits.dtype == np.float16 else (2e-2, 1e-3)
+    err = np.abs(f64(got_bits) - ref).max()
+    assert err <= rel * np.abs(ref).max() + extra, f"{name}: max |grad - reference| {err}"
 
 
 def close_dense_grads(q, k, v, do, grads, causal):
@@ -319,23 +326,27 @@ def test_flash_attn_bwd_varlen_numpy(sim):
     assert not bf16_float(dq[5:5 + 37]).any()  # the 37 queries of sequence 2 before its 3 keys
 
 
-@pytest.mark.parametrize("hq,hkv", [(2, 2), (4, 2)])
-def test_flash_attn_bwd_recompute_mi355x(hq, hkv):
+@pytest.mark.parametrize("hq,hkv,f16", [(2, 2, False), (4, 2, False), (4, 2, True)])
+def test_flash_attn_bwd_recompute_mi355x(hq, hkv, f16):
     """gfx950 (a sim MI355X) takes the recompute dQ mode (a dQ kernel of its own, no dQ workspace)
-    on a non-causal shape: MHA, and GQA (dK, dV partials summed by the last launch)."""
+    on a non-causal shape: MHA, and GQA (dK, dV partials summed by the last launch); bf16 and f16
+    (numpy float16)."""
     hipasm.device("sim", gpu="mi355x")
     assert hipasm.ops._cfg.attn_bwd_dq("gfx950", False, 50) == "recompute"
     assert hipasm.ops._cfg.attn_bwd_dq("gfx950", True, 1024) == "atomic"
     assert hipasm.ops._cfg.attn_bwd_dq("gfx950", True, 1025) == "recompute"
     assert hipasm.ops._cfg.attn_bwd_dq("gfx942", False, 8192) == "atomic"
     batch, sq, sk, d = 1, 150, 70, 128  # off the 128-query and 32-key tiles of the dQ kernel
-    q = bf16_bits(rng.standard_normal((batch, sq, hq, d)))
-    k = bf16_bits(rng.standard_normal((batch, sk, hkv, d)))
-    v = bf16_bits(rng.standard_normal((batch, sk, hkv, d)))
-    do = bf16_bits(rng.standard_normal((batch, sq, hq, d)))
+    enc = (lambda a: a.astype(np.float16)) if f16 else bf16_bits
+    q = enc(rng.standard_normal((batch, sq, hq, d)))
+    k = enc(rng.standard_normal((batch, sk, hkv, d)))
+    v = enc(rng.standard_normal((batch, sk, hkv, d)))
+    do = enc(rng.standard_normal((batch, sq, hq, d)))
     o, lse = hipasm.ops.flash_attn_fwd(q, k, v, return_lse=True)
     dq, dk, dv = hipasm.ops.flash_attn_bwd(do, q, k, v, o, lse)
-    assert any(n == "attn_bwd_d128_c0_rc_dq" for m in hipasm.ops._module_list() for n in m.kernel_names)
+    assert dq.dtype == q.dtype
+    dq_name = "attn_bwd_d128_c0_rc_f16_dq" if f16 else "attn_bwd_d128_c0_rc_dq"
+    assert any(n == dq_name for m in hipasm.ops._module_list() for n in m.kernel_names)
     close_dense_grads(q, k, v, do, (dq, dk, dv), False)
 
 
@@ -359,6 +370,64 @@ def test_flash_attn_top_left_numpy(sim):
     assert not bf16_float(dk[40:90]).any()  # keys 40.. of sequence 0: no query sees them
     with pytest.raises(ValueError, match="causal must be False, True"):
         hipasm.ops.flash_attn_fwd(q, k, v, causal="diagonal", cu_seqlens_q=cq, cu_seqlens_k=ck)
+
+
+def test_flash_attn_f16_numpy(sim):
+    """numpy float16 tensors: forward and backward (GQA, causal, sequences off the tiles) against
+    f64, to f16's precision (2^-11 a rounding; gradients within 1.2e-3 of their largest, which
+    outputs rounded to bf16, 2^-9, exceed)."""
+    batch, sq, sk, hq, hkv, d = 2, 40, 50, 4, 2, 64
+    q = rng.standard_normal((batch, sq, hq, d)).astype(np.float16)
+    k = rng.standard_normal((batch, sk, hkv, d)).astype(np.float16)
+    v = rng.standard_normal((batch, sk, hkv, d)).astype(np.float16)
+    do = rng.standard_normal((batch, sq, hq, d)).astype(np.float16)
+    o, lse = hipasm.ops.flash_attn_fwd(q, k, v, causal=True, return_lse=True)
+    assert o.dtype == np.float16 and o.shape == q.shape
+    cq, ck = np.arange(0, (batch + 1) * sq, sq), np.arange(0, (batch + 1) * sk, sk)
+    flat = lambda x: x.reshape(-1, x.shape[2], d)
+    ro, rl = attn_reference(flat(q), flat(k), flat(v), cq, ck, True, d ** -0.5)
+    assert np.abs(lse.swapaxes(0, 1).reshape(hq, -1) - rl).max() < 1e-3
+    # P and O rounded to f16: 2^-11 of max |v| (~4) and of |o|
+    assert np.abs(flat(o).astype(np.float64) - ro).max() <= 2.0 ** -10 * 4 + 2.0 ** -10 * np.abs(ro).max()
+    dq, dk, dv = hipasm.ops.flash_attn_bwd(do, q, k, v, o, lse, causal=True)
+    assert dq.dtype == np.float16 and dk.shape == k.shape
+    refs = attn_bwd_reference(flat(q), flat(k), flat(v), flat(do), cq, ck, True, d ** -0.5)
+    for name, got, ref in zip(("dq", "dk", "dv"), (dq, dk, dv), refs):
+        err = np.abs(got.reshape(ref.shape).astype(np.float64) - ref).max()
+        assert err <= 1.2e-3 * np.abs(ref).max() + 1e-5, f"{name}: max |grad - reference| {err}"
+
+
+def test_flash_attn_f16_torch(sim):
+    """torch.float16: hipasm.torch_ops.flash_attn's gradients (MHA and GQA, causal and not)
+    against torch's autograd of f64 attention on the same f16 inputs, within 1.2e-3 of the
+    largest (f16's rounding; bf16's, 2^-9, exceeds it)."""
+    torch = pytest.importorskip("torch")
+    import hipasm.torch_ops
+    torch.manual_seed(3)
+    for causal, sq, sk, h, hk, d in ((False, 48, 70, 4, 2, 128), (True, 64, 64, 2, 2, 64)):
+        q, k, v = torch.randn(1, sq, h, d).half(), torch.randn(1, sk, hk, d).half(), torch.randn(1, sk, hk, d).half()
+        do = torch.randn(1, sq, h, d).half()
+        qg, kg, vg = (t.clone().requires_grad_() for t in (q, k, v))
+        o = hipasm.torch_ops.flash_attn(qg, kg, vg, causal)
+        o.backward(do)
+        qr, kr, vr = (t.double().requires_grad_() for t in (q, k, v))
+        qt, kt, vt = qr.transpose(1, 2), kr.transpose(1, 2).repeat_interleave(h // hk, 1), \
+            vr.transpose(1, 2).repeat_interleave(h // hk, 1)
+        s = (qt @ kt.transpose(-1, -2)) * d ** -0.5
+        if causal:
+            s = s.masked_fill(torch.ones(sq, sk, dtype=torch.bool).triu(sk - sq + 1), float("-inf"))
+        ref = (torch.softmax(s, -1) @ vt).transpose(1, 2)
+        ref.backward(do.double())
+        assert o.dtype == torch.float16
+        assert (o.double() - ref).abs().max().item() <= 1.2e-3 * ref.abs().max().item()
+        for got, want in ((qg.grad, qr.grad), (kg.grad, kr.grad), (vg.grad, vr.grad)):
+            assert got.dtype == torch.float16 and got.shape == want.shape
+            err = (got.double() - want).abs().max().item()
+            assert err <= 1.2e-3 * want.abs().max().item() + 1e-5, f"max |grad - reference| {err}"
+    with pytest.raises(TypeError, match=r"flash_attn_fwd: k is float16, q bf16: the tensors must all be bf16 or all f16"):
+        hipasm.ops.flash_attn_fwd(q.bfloat16(), k, v)
+    with pytest.raises(TypeError, match=r"flash_attn_bwd: q must be torch.bfloat16 or torch.float16"):
+        hipasm.ops.flash_attn_bwd(do, q.float(), k, v, o.detach(), torch.zeros(1, 2, 64))
 
 
 def test_flash_attn_bwd_errors(sim):

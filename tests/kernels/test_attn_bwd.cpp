@@ -4,12 +4,17 @@
 // from the same bf16 inputs (O rounded to bf16 and LSE to f32, as the forward hands them over).
 // Head dim 64 and 128, causal (bottom-right, rows that see no key) and not, seqlen not a multiple
 // of the tiles, seqlen 1, GQA and MQA, varlen batches; dQ by atomics and by the recompute kernel
-// (config dq = recompute: dq_acc not given, its guard not written). The checker must report nothing.
+// (config dq = recompute: dq_acc not given, its guard not written); f16 (config dtype) in both
+// modes. The checker must report nothing.
 //
 // Tolerance per element: 2^-7 of the sum of the absolute values of its terms (P and dS are
 // rounded to bf16 before their products: 2^-9 relative each, dP and D carry f32 rounding; with
 // GQA, dK and dV are sums of per-query-head partials rounded to bf16: 2^-9 of each) plus 2^-8
-// of |ref| (the bf16 output) plus 1e-6.
+// of |ref| (the bf16 output) plus 1e-6, plus for dQ and dK the f32 sums' error in dS = P (dP - D)
+// carried through (2^-20 of P (sum |dO V| + sum |dO O|) a score: dP - D cancels where a row sees
+// one key, and the reference's dS is then 0). f16 (2^-11 relative a rounding): 2^-10 of the sum and
+// of |ref|, which the bf16 roundings' 2^-9 would exceed, and f16 inputs of more precision than
+// bf16 holds (a bf16 read of them fails).
 #include <catch2/catch.hpp>
 
 #include "kernel_test.hpp"
@@ -37,6 +42,15 @@ hipasm::test::kernel_sim& S() {
 
 using hipasm::test::bf16;
 using hipasm::test::from_bf16;
+using hipasm::kernels::attn_dtype;
+
+// The 16-bit encoding of `dt` (round to nearest even) and back.
+uint16_t enc(double x, attn_dtype dt) {
+  return dt == attn_dtype::f16 ? std::bit_cast<uint16_t>(static_cast<_Float16>(x)) : bf16(x);
+}
+double dec(uint16_t b, attn_dtype dt) {
+  return dt == attn_dtype::f16 ? double(std::bit_cast<_Float16>(b)) : from_bf16(b);
+}
 
 struct problem {
   std::vector<int> seqlens_q, seqlens_k;
@@ -55,28 +69,30 @@ void run(const attn_bwd_kernel_ref& k, const problem& pr, const attn_bwd_kernel_
   const uint32_t hq = pr.hq, hkv = pr.hkv, group = hq / hkv;
   std::mt19937 rng(tq * 7919u + tk * 131u + D + hq * 17u + hkv);
   std::uniform_real_distribution<float> uq(-pr.value_range, pr.value_range), u1(-1.0f, 1.0f);
+  const attn_dtype dt = k.config.dtype;
   std::vector<uint16_t> q(tq * hq * D + 1), kk(tk * hkv * D + 1), v(tk * hkv * D + 1), dout(tq * hq * D + 1);
-  for (auto& x : q) x = bf16(uq(rng));
-  for (auto& x : kk) x = bf16(uq(rng));
-  for (auto& x : v) x = bf16(u1(rng));
-  for (auto& x : dout) x = bf16(u1(rng));
+  for (auto& x : q) x = enc(uq(rng), dt);
+  for (auto& x : kk) x = enc(uq(rng), dt);
+  for (auto& x : v) x = enc(u1(rng), dt);
+  for (auto& x : dout) x = enc(u1(rng), dt);
   const double scale = 1.0 / std::sqrt(double(D));
   const float scale_f = static_cast<float>(scale);
-  auto Q = [&](size_t t, uint32_t h, uint32_t e) { return from_bf16(q[(t * hq + h) * D + e]); };
-  auto dO = [&](size_t t, uint32_t h, uint32_t e) { return from_bf16(dout[(t * hq + h) * D + e]); };
-  auto K = [&](size_t t, uint32_t h, uint32_t e) { return from_bf16(kk[(t * hkv + h) * D + e]); };
-  auto V = [&](size_t t, uint32_t h, uint32_t e) { return from_bf16(v[(t * hkv + h) * D + e]); };
+  auto Q = [&](size_t t, uint32_t h, uint32_t e) { return dec(q[(t * hq + h) * D + e], dt); };
+  auto dO = [&](size_t t, uint32_t h, uint32_t e) { return dec(dout[(t * hq + h) * D + e], dt); };
+  auto K = [&](size_t t, uint32_t h, uint32_t e) { return dec(kk[(t * hkv + h) * D + e], dt); };
+  auto V = [&](size_t t, uint32_t h, uint32_t e) { return dec(v[(t * hkv + h) * D + e], dt); };
 
   // ---- reference: forward, then backward, per (sequence, query head) ----
   std::vector<uint16_t> o(tq * hq * D + 1, 0);
   std::vector<float> lse(tq * hq + 1, 0);
   std::vector<double> dq(tq * hq * D, 0), dq_abs(tq * hq * D, 0), dk(tk * hkv * D, 0), dk_abs(tk * hkv * D, 0),
-      dv(tk * hkv * D, 0), dv_abs(tk * hkv * D, 0);
+      dv(tk * hkv * D, 0), dv_abs(tk * hkv * D, 0), dq_f32(tq * hq * D, 0), dk_f32(tk * hkv * D, 0),
+      dv_f32(tk * hkv * D, 0);
   for (uint32_t b = 0; b < B; ++b) {
     const int sq = pr.seqlens_q[b], sk = pr.seqlens_k[b];
     for (uint32_t h = 0; h < hq; ++h) {
       const uint32_t hk = h / group;
-      std::vector<double> P(size_t(sq) * sk, 0.0), dS(size_t(sq) * sk, 0.0);
+      std::vector<double> P(size_t(sq) * sk, 0.0), dS(size_t(sq) * sk, 0.0), dS_f32(size_t(sq) * sk, 0.0);
       for (int i = 0; i < sq; ++i) {
         const size_t ti = cq[b] + i;
         const int visible = k.config.causal ? std::clamp(i + (k.config.top_left ? 0 : sk - sq) + 1, 0, sk) : sk;
@@ -95,15 +111,22 @@ void run(const attn_bwd_kernel_ref& k, const problem& pr, const attn_bwd_kernel_
         for (uint32_t e = 0; e < D; ++e) {
           double acc = 0;
           for (int j = 0; j < visible; ++j) acc += P[size_t(i) * sk + j] * V(ck[b] + j, hk, e);
-          o[(ti * hq + h) * D + e] = bf16(acc);
+          o[(ti * hq + h) * D + e] = enc(acc, dt);
         }
-        // D = rowsum(dO * O) with the O the backward reads (bf16)
-        double Di = 0;
-        for (uint32_t e = 0; e < D; ++e) Di += dO(ti, h, e) * from_bf16(o[(ti * hq + h) * D + e]);
+        // D = rowsum(dO * O) with the O the backward reads (16-bit)
+        double Di = 0, Di_abs = 0;
+        for (uint32_t e = 0; e < D; ++e) {
+          Di += dO(ti, h, e) * dec(o[(ti * hq + h) * D + e], dt);
+          Di_abs += std::fabs(dO(ti, h, e) * dec(o[(ti * hq + h) * D + e], dt));
+        }
         for (int j = 0; j < visible; ++j) {
-          double dp = 0;
-          for (uint32_t e = 0; e < D; ++e) dp += dO(ti, h, e) * V(ck[b] + j, hk, e);
+          double dp = 0, dp_abs = 0;
+          for (uint32_t e = 0; e < D; ++e) {
+            dp += dO(ti, h, e) * V(ck[b] + j, hk, e);
+            dp_abs += std::fabs(dO(ti, h, e) * V(ck[b] + j, hk, e));
+          }
           dS[size_t(i) * sk + j] = P[size_t(i) * sk + j] * (dp - Di);
+          dS_f32[size_t(i) * sk + j] = std::ldexp(P[size_t(i) * sk + j] * (dp_abs + Di_abs), -20);
         }
       }
       for (int i = 0; i < sq; ++i)
@@ -112,6 +135,7 @@ void run(const attn_bwd_kernel_ref& k, const problem& pr, const attn_bwd_kernel_
           for (int j = 0; j < sk; ++j) {
             const double t = dS[size_t(i) * sk + j] * K(ck[b] + j, hk, e) * scale;
             dq[at] += t, dq_abs[at] += std::fabs(t);
+            dq_f32[at] += dS_f32[size_t(i) * sk + j] * std::fabs(K(ck[b] + j, hk, e)) * scale;
           }
         }
       for (int j = 0; j < sk; ++j)
@@ -121,6 +145,7 @@ void run(const attn_bwd_kernel_ref& k, const problem& pr, const attn_bwd_kernel_
             const double tk_ = dS[size_t(i) * sk + j] * Q(cq[b] + i, h, e) * scale;
             const double tv = P[size_t(i) * sk + j] * dO(cq[b] + i, h, e);
             dk[at] += tk_, dk_abs[at] += std::fabs(tk_);
+            dk_f32[at] += dS_f32[size_t(i) * sk + j] * std::fabs(Q(cq[b] + i, h, e)) * scale;
             dv[at] += tv, dv_abs[at] += std::fabs(tv);
           }
         }
@@ -166,18 +191,20 @@ void run(const attn_bwd_kernel_ref& k, const problem& pr, const attn_bwd_kernel_
   CHECK(dVp.download().back() == 0x7fc1u);
   int bad = 0;
   auto cmp = [&](const char* what, const std::vector<uint16_t>& got, const std::vector<double>& ref,
-                 const std::vector<double>& abs, uint32_t heads) {
+                 const std::vector<double>& abs, const std::vector<double>& f32err, uint32_t heads) {
     for (size_t x = 0; x < ref.size(); ++x) {
-      const double g = from_bf16(got[x]);
-      const double tol = std::ldexp(abs[x], -7) + std::ldexp(std::fabs(ref[x]), -8) + 1e-6;
+      const double g = dec(got[x], dt);
+      const double tol = (dt == attn_dtype::f16 ? std::ldexp(abs[x], -10) + std::ldexp(std::fabs(ref[x]), -10)
+                                                : std::ldexp(abs[x], -7) + std::ldexp(std::fabs(ref[x]), -8)) +
+                         1e-6 + f32err[x];
       if (!(std::fabs(g - ref[x]) <= tol) && ++bad <= 8)
         FAIL_CHECK(what << " token " << x / (heads * D) << " head " << x / D % heads << " dim " << x % D << " = " << g
                         << ", expected " << ref[x] << " (tolerance " << tol << ")");
     }
   };
-  cmp("dQ", gq, dq, dq_abs, hq);
-  cmp("dK", gk, dk, dk_abs, hkv);
-  cmp("dV", gv, dv, dv_abs, hkv);
+  cmp("dQ", gq, dq, dq_abs, dq_f32, hq);
+  cmp("dK", gk, dk, dk_abs, dk_f32, hkv);
+  cmp("dV", gv, dv, dv_abs, dv_f32, hkv);
   CHECK(bad == 0);
 }
 
@@ -192,6 +219,12 @@ const attn_bwd_kernel_ref r128{"bwd_d128_rc", attn_bwd_config{.head_dim = 128, .
 const attn_bwd_kernel_ref r128c{"bwd_d128_causal_rc", attn_bwd_config{.head_dim = 128, .causal = true, .dq = RC}};
 const attn_bwd_kernel_ref r64{"bwd_d64_rc", attn_bwd_config{.head_dim = 64, .causal = false, .dq = RC}};
 const attn_bwd_kernel_ref r64c{"bwd_d64_causal_rc", attn_bwd_config{.head_dim = 64, .causal = true, .dq = RC}};
+constexpr auto F16 = attn_dtype::f16;
+const attn_bwd_kernel_ref h128{"bwd_d128_f16", attn_bwd_config{.head_dim = 128, .causal = false, .dtype = F16}};
+const attn_bwd_kernel_ref h128c{"bwd_d128_causal_f16", attn_bwd_config{.head_dim = 128, .causal = true, .dtype = F16}};
+const attn_bwd_kernel_ref hr128{"bwd_d128_f16_rc", attn_bwd_config{.head_dim = 128, .causal = false, .dtype = F16, .dq = RC}};
+const attn_bwd_kernel_ref hr64c{"bwd_d64_causal_f16_rc",
+                                attn_bwd_config{.head_dim = 64, .causal = true, .dtype = F16, .dq = RC}};
 
 }  // namespace
 
@@ -254,6 +287,25 @@ TEST_CASE("attn_bwd: the launcher of an atomic and a recompute kernel", "[attn]"
   run(k128, {.seqlens_q = {100}, .seqlens_k = {100}, .hq = 2, .hkv = 1}, &r128);
 }
 
+// f16: the same shapes' kinds in both dQ modes (the bf16 reads, conversions and MFMAs all f16's)
+TEST_CASE("attn_bwd f16: tails, seqlen 1, causal both ways, atomic and recompute dQ", "[attn]") {
+  run(h128, {.seqlens_q = {70}, .seqlens_k = {150}});
+  run(h128, {.seqlens_q = {1}, .seqlens_k = {1}, .hq = 1, .hkv = 1});
+  run(h128c, {.seqlens_q = {150}, .seqlens_k = {150}, .hq = 1, .hkv = 1});
+  run(h128c, {.seqlens_q = {100}, .seqlens_k = {60}, .hq = 1, .hkv = 1});  // the first 40 rows see nothing
+  run(hr128, {.seqlens_q = {177}, .seqlens_k = {45}});
+  run(hr64c, {.seqlens_q = {40}, .seqlens_k = {170}, .hq = 1, .hkv = 1});
+}
+
+TEST_CASE("attn_bwd f16: GQA, MQA, varlen with a 1-token and an empty sequence, large scores", "[attn]") {
+  run(h128, {.seqlens_q = {70}, .seqlens_k = {90}, .hq = 4, .hkv = 2});
+  run(hr64c, {.seqlens_q = {65}, .seqlens_k = {65}, .hq = 3, .hkv = 1});
+  run(h128c, {.seqlens_q = {1, 90, 33, 0}, .seqlens_k = {1, 90, 50, 5}, .hq = 2, .hkv = 1});
+  run(hr128, {.seqlens_q = {1, 40, 3}, .seqlens_k = {7, 1, 0}, .hq = 2, .hkv = 2, .value_range = 8.0f});
+  // the launcher's pick between the two modes (gfx950: recompute on this non-causal shape)
+  run(h128, {.seqlens_q = {100}, .seqlens_k = {100}, .hq = 2, .hkv = 1}, &hr128);
+}
+
 TEST_CASE("attn_bwd: launch errors", "[attn]") {
   rt::device& d = *S().dev;
   rt::buffer<int> c(d, std::vector<int>{0, 1});
@@ -277,4 +329,5 @@ TEST_CASE("attn_bwd: launch errors", "[attn]") {
   a.dq_acc = c.addr();  // a pair that is not an atomic and a recompute kernel of one mask
   CHECK_THROWS_AS(hipasm::kernels::launch_attn_bwd(d, *S().m, k64, r64c, a), rt::error);
   CHECK_THROWS_AS(hipasm::kernels::launch_attn_bwd(d, *S().m, r64, k64, a), rt::error);
+  CHECK_THROWS_AS(hipasm::kernels::launch_attn_bwd(d, *S().m, k128, hr128, a), rt::error);  // bf16 and f16
 }

@@ -8,6 +8,8 @@
 // Tolerance: |O - ref| <= 2^-7 max|V| + 2^-8 |ref| per element, |LSE - ref| <= 1e-3 (|ref| + 1).
 // P is rounded to bf16 before the PV product (relative error 2^-9 per term, all terms >= 0:
 // at most 2^-9 of sum p |v| <= 2^-9 max|V|), O is rounded to bf16 (2^-9 |O|), the rest is f32.
+// f16 (config dtype; f16 inputs of more precision than bf16 holds): 2^-11 a rounding, checked to
+// 2^-9 max|V| + 2^-10 |ref| (which an output rounded to bf16 exceeds).
 #include <catch2/catch.hpp>
 
 #include "kernel_test.hpp"
@@ -36,6 +38,15 @@ hipasm::test::kernel_sim& S() {
 
 using hipasm::test::bf16;
 using hipasm::test::from_bf16;
+using hipasm::kernels::attn_dtype;
+
+// The 16-bit encoding of `dt` (round to nearest even) and back.
+uint16_t enc(double x, attn_dtype dt) {
+  return dt == attn_dtype::f16 ? std::bit_cast<uint16_t>(static_cast<_Float16>(x)) : bf16(x);
+}
+double dec(uint16_t b, attn_dtype dt) {
+  return dt == attn_dtype::f16 ? double(std::bit_cast<_Float16>(b)) : from_bf16(b);
+}
 
 struct problem {
   std::vector<int> seqlens_q, seqlens_k;
@@ -54,13 +65,14 @@ void run(const attn_fwd_kernel_ref& k, const problem& pr) {
   const size_t tq = cq[B], tk = ck[B];
   std::mt19937 rng(tq * 7919u + tk * 131u + D + pr.hq * 17u + pr.hkv);
   std::uniform_real_distribution<float> uq(-pr.value_range, pr.value_range), uv(-1.0f, 1.0f);
+  const attn_dtype dt = k.config.dtype;
   std::vector<uint16_t> q(tq * pr.hq * D), kk(tk * pr.hkv * D + 1), v(tk * pr.hkv * D + 1);
-  for (auto& x : q) x = bf16(uq(rng) + pr.qk_offset);
+  for (auto& x : q) x = enc(uq(rng) + pr.qk_offset, dt);
   for (uint32_t b = 0; b < B; ++b)
     for (int j = 0; j < pr.seqlens_k[b]; ++j)
       for (size_t e = 0; e < size_t(pr.hkv) * D; ++e)
-        kk[(size_t(ck[b] + j) * pr.hkv) * D + e] = bf16(uq(rng) * (1.0f + pr.key_ramp * float(j)) - pr.qk_offset);
-  for (auto& x : v) x = bf16(uv(rng));
+        kk[(size_t(ck[b] + j) * pr.hkv) * D + e] = enc(uq(rng) * (1.0f + pr.key_ramp * float(j)) - pr.qk_offset, dt);
+  for (auto& x : v) x = enc(uv(rng), dt);
   rt::device& d = *S().dev;
   rt::buffer<uint16_t> Q(d, q), K(d, kk), V(d, v);
   rt::buffer<int> CQ(d, cq), CK(d, ck);
@@ -93,7 +105,7 @@ void run(const attn_fwd_kernel_ref& k, const problem& pr) {
         for (int j = 0; j < visible; ++j) {
           const size_t kj = (size_t(ck[b] + j) * pr.hkv + hk) * D;
           double dot = 0;
-          for (uint32_t e = 0; e < D; ++e) dot += double(from_bf16(q[qi + e])) * from_bf16(kk[kj + e]);
+          for (uint32_t e = 0; e < D; ++e) dot += dec(q[qi + e], dt) * dec(kk[kj + e], dt);
           sc[j] = dot * scale;
           if (k.config.soft_cap > 0) sc[j] = k.config.soft_cap * std::tanh(sc[j] / k.config.soft_cap);
           mx = std::max(mx, sc[j]);
@@ -109,10 +121,11 @@ void run(const attn_fwd_kernel_ref& k, const problem& pr) {
           FAIL_CHECK("LSE seq " << b << " head " << h << " row " << i << " = " << lse_got << ", expected " << lse_ref);
         for (uint32_t e = 0; e < D; ++e) {
           double ref = 0;
-          for (int j = 0; j < visible; ++j) ref += sc[j] * from_bf16(v[(size_t(ck[b] + j) * pr.hkv + hk) * D + e]);
+          for (int j = 0; j < visible; ++j) ref += sc[j] * dec(v[(size_t(ck[b] + j) * pr.hkv + hk) * D + e], dt);
           if (visible) ref /= sum;
-          const float got = from_bf16(o[qi + e]);
-          const double tol = std::ldexp(1.0, -7) + std::ldexp(std::fabs(ref), -8);
+          const double got = dec(o[qi + e], dt);
+          const double tol = dt == attn_dtype::f16 ? std::ldexp(1.0, -9) + std::ldexp(std::fabs(ref), -10)
+                                                   : std::ldexp(1.0, -7) + std::ldexp(std::fabs(ref), -8);
           if (!(std::fabs(got - ref) <= tol) && ++bad <= 5)
             FAIL_CHECK("O seq " << b << " head " << h << " row " << i << " dim " << e << " = " << got
                                 << ", expected " << ref);
@@ -134,6 +147,11 @@ const attn_fwd_kernel_ref k128cap{"attn_d128_cap30", attn_fwd_config{.head_dim =
 const attn_fwd_kernel_ref k128tl{"attn_d128_tl", attn_fwd_config{.head_dim = 128, .causal = true, .top_left = true, .waves = 4, .bn = 64}};
 const attn_fwd_kernel_ref k64tl{"attn_d64_tl", attn_fwd_config{.head_dim = 64, .causal = true, .top_left = true, .waves = 2, .bn = 32}};
 const attn_fwd_kernel_ref k64ccap{"attn_d64_causal_cap5", attn_fwd_config{.head_dim = 64, .causal = true, .waves = 2, .bn = 32, .soft_cap = 5.0f}};
+constexpr auto F16 = attn_dtype::f16;
+const attn_fwd_kernel_ref h128{"attn_d128_f16", attn_fwd_config{.head_dim = 128, .causal = false, .dtype = F16, .waves = 4, .bn = 64}};
+const attn_fwd_kernel_ref h128cw8{"attn_d128_causal_w8_f16",
+                                  attn_fwd_config{.head_dim = 128, .causal = true, .dtype = F16, .waves = 8, .bn = 64}};
+const attn_fwd_kernel_ref h64c{"attn_d64_causal_f16", attn_fwd_config{.head_dim = 64, .causal = true, .dtype = F16, .waves = 2, .bn = 32}};
 
 }  // namespace
 
@@ -220,4 +238,15 @@ TEST_CASE("attn_fwd: causal, several query tiles (longest first), scores far bel
 TEST_CASE("attn_fwd: the bench's causal 8-wave tile: tails, GQA, varlen", "[attn]") {
   run(k128cw8, {.seqlens_q = {600, 257, 1, 0}, .seqlens_k = {600, 300, 40, 3}, .hq = 4, .hkv = 2});
   run(k128cw8, {.seqlens_q = {530}, .seqlens_k = {530}, .hq = 2, .hkv = 1, .value_range = 2.0f, .key_ramp = 0.01f});
+}
+
+TEST_CASE("attn_fwd f16: tails, causal both ways, GQA, varlen, large scores, a moving row max", "[attn]") {
+  run(h128, {.seqlens_q = {100}, .seqlens_k = {150}});
+  run(h128, {.seqlens_q = {70}, .seqlens_k = {90}, .hq = 4, .hkv = 2});
+  run(h128, {.seqlens_q = {64}, .seqlens_k = {100}, .value_range = 16.0f});
+  run(h128, {.seqlens_q = {70}, .seqlens_k = {400}, .value_range = 2.0f, .key_ramp = 0.05f});
+  run(h64c, {.seqlens_q = {130}, .seqlens_k = {70}});  // the first 60 rows see nothing
+  run(h64c, {.seqlens_q = {1, 40, 3, 0}, .seqlens_k = {7, 1, 0, 5}, .hq = 2, .hkv = 1});
+  run(h128cw8, {.seqlens_q = {600, 257, 1, 0}, .seqlens_k = {600, 300, 40, 3}, .hq = 4, .hkv = 2});
+  run(h128cw8, {.seqlens_q = {300}, .seqlens_k = {300}, .qk_offset = 1.0f});
 }

@@ -1,5 +1,5 @@
 // bench_kernel_attn_bwd's kernels: flash attention backward, head dim 128, 4 waves (128 keys per
-// workgroup), causal and not.
+// workgroup), causal and not; bf16 and f16.
 #include <hipasm/kernels/attn_bwd.hpp>
 
 HIPASM_ATTN_BWD_KERNELS(attn_bwd_d128, (hipasm::kernels::attn_bwd_config{.head_dim = 128, .causal = false}))
@@ -10,3 +10,14 @@ HIPASM_ATTN_BWD_MAIN_KERNELS(attn_bwd_d128_rc, RC_CONFIG(false))
 HIPASM_ATTN_BWD_DQ_KERNEL(attn_bwd_d128_rc, RC_CONFIG(false))
 HIPASM_ATTN_BWD_MAIN_KERNELS(attn_bwd_d128_causal_rc, RC_CONFIG(true))
 HIPASM_ATTN_BWD_DQ_KERNEL(attn_bwd_d128_causal_rc, RC_CONFIG(true))
+// f16
+#define F16_CONFIG(causal_) (hipasm::kernels::attn_bwd_config{.head_dim = 128, .causal = causal_, .dtype = hipasm::kernels::attn_dtype::f16})
+#define F16_RC_CONFIG(causal_)                                                                       \
+  (hipasm::kernels::attn_bwd_config{.head_dim = 128, .causal = causal_, .dtype = hipasm::kernels::attn_dtype::f16, \
+                                    .dq = hipasm::kernels::attn_bwd_dq::recompute})
+HIPASM_ATTN_BWD_KERNELS(attn_bwd_f16_d128, F16_CONFIG(false))
+HIPASM_ATTN_BWD_KERNELS(attn_bwd_f16_d128_causal, F16_CONFIG(true))
+HIPASM_ATTN_BWD_MAIN_KERNELS(attn_bwd_f16_d128_rc, F16_RC_CONFIG(false))
+HIPASM_ATTN_BWD_DQ_KERNEL(attn_bwd_f16_d128_rc, F16_RC_CONFIG(false))
+HIPASM_ATTN_BWD_MAIN_KERNELS(attn_bwd_f16_d128_causal_rc, F16_RC_CONFIG(true))
+HIPASM_ATTN_BWD_DQ_KERNEL(attn_bwd_f16_d128_causal_rc, F16_RC_CONFIG(true))

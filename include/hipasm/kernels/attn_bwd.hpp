@@ -1,4 +1,5 @@
-// The library's flash attention backward (FlashAttention-2's): from Q, K, V, O, dO (bf16) and
+// The library's flash attention backward (FlashAttention-2's): from Q, K, V, O, dO (bf16, or f16:
+// config dtype) and
 // the forward's LSE, dQ, dK and dV of O = softmax(scale * Q K^T) V; variable sequence lengths,
 // GQA/MQA (dK, dV summed over the query heads of a kv head), causal or not.
 //
@@ -7,18 +8,18 @@
 //   // host: launch_attn_bwd (attn_bwd_launch.hpp) runs its kernels
 //
 // Layout: attn_fwd.hpp's (packed varlen): Q, O, dO, dQ [total_q, num_q_heads, head_dim], K, V,
-// dK, dV [total_k, num_kv_heads, head_dim] bf16; LSE [num_q_heads, total_q] f32 as attn_fwd
+// dK, dV [total_k, num_kv_heads, head_dim] of the dtype; LSE [num_q_heads, total_q] f32 as attn_fwd
 // writes it (natural log; -inf for a row that sees no key). Causal masks are attn_fwd's:
 // bottom-right aligned (query i sees keys j <= i + seqlen_k - seqlen_q). Workspaces: f32 delta
 // [num_q_heads, total_q] (D = rowsum(dO * O)) and dq_acc [total_q, num_q_heads, head_dim]; with
-// GQA/MQA bf16 dk_part and dv_part [total_k, num_q_heads, head_dim].
+// GQA/MQA dk_part and dv_part [total_k, num_q_heads, head_dim] of the dtype.
 //
 // Three kernels (the macro defines them as name_dot_do_o, name, name_convert_dq):
 //  1. dot_do_o: D = rowsum(dO * O) per (token, head) row, and dq_acc = 0 (a stream over O, dO).
 //  2. the main kernel: one workgroup of 4 waves per (key tile of BN = 128 keys, query head,
 //     sequence), dispatched key tile slowest (causal: the longest first), looping over the query
 //     tiles of BM = 32 rows (causal: from the first tile that sees a key of the block). With
-//     GQA/MQA each query head's dK and dV are partial sums (bf16 workspaces, convert_dq adds
+//     GQA/MQA each query head's dK and dV are partial sums (dtype workspaces, convert_dq adds
 //     them up): a workgroup per query head keeps the grid as large as with MHA. Wave w owns keys
 //     32w .. 32w + 31; with S = Q K^T, P = 2^(S scale log2 e - LSE log2 e), dP = dO V^T,
 //     dS = P (dP - D) (FlashAttention-2, Dao 2023, Algorithm 2):
@@ -39,15 +40,19 @@
 //     and its LSE and D run under the dQ MFMAs. The mask and P run between the dP MFMAs, dS
 //     between the dV^T ones (placed by hand, emit_cycles). Two barriers an iteration. At the
 //     end dK and dV go through LDS as f32 (b128 writes from the accumulators; each wave its own
-//     32 rows) to whole-row 16-byte stores, converted to bf16 in a loop.
+//     32 rows) to whole-row 16-byte stores, converted to the dtype in a loop.
 //     gfx950: the double-K v_mfma_f32_32x32x16_bf16 (twice the rate) in every product, each
 //     taking two successive 32x32x8 k-steps' operands side by side (two b64 LDS reads where a
 //     k-step had one): half the MFMA cycles and power, so a higher clock at the same work.
-//  3. convert_dq: dQ = bf16(scale dq_acc), and (GQA/MQA, on workgroups of their own in the same
+//  3. convert_dq: dQ = dtype(scale dq_acc), and (GQA/MQA, on workgroups of their own in the same
 //     launch) dK, dV = the sums of the partials over each kv head's query heads.
 // Masked scores (the causal diagonal, keys past seqlen_k) are -inf before the exponent; a row
 // with LSE = -inf (no visible key) has P = 0. Query rows past seqlen_q read zeros (Q, dO, LSE,
 // D) and give dS = 0; their dQ atomics are dropped by the buffer range.
+// f16 (dtype = f16): the f16 MFMAs (gfx942 v_mfma_f32_32x32x8_f16, gfx950 v_mfma_f32_32x32x16_f16,
+// the bf16 ones' lane layouts); P, dS and the outputs rounded to nearest even (attn_pack2: gfx950
+// v_cvt_pk_f16_f32, gfx942 v_cvt_f16_f32 and its SDWA high-half form), overflow to +-inf (f16's
+// largest is 65504: inputs whose gradients exceed it need bf16); the GQA partials f16.
 #pragma once
 #include <cstdint>
 #include <limits>
@@ -69,6 +74,7 @@ struct attn_bwd_config {
   uint32_t head_dim = 128;  // 64 or 128
   bool causal = false;      // causal mask, aligned bottom-right (or top-left: top_left), attn_fwd's
   bool top_left = false;    // causal: query i sees keys j <= i (not j <= i + seqlen_k - seqlen_q)
+  attn_dtype dtype = attn_dtype::bf16;  // Q, K, V, O, dO, dQ, dK, dV (and the GQA partials): bf16 or f16
   attn_bwd_dq dq = attn_bwd_dq::atomic;
   uint32_t waves = 4;       // waves per workgroup, 32 keys each (4: the only count supported)
   uint32_t lds_lookahead = 4;  // LDS operand reads in flight ahead of the MFMAs (2..8)
@@ -78,7 +84,7 @@ struct attn_bwd_config {
   static constexpr uint32_t bm = 32;                     // queries per iteration
   constexpr uint32_t k_tiles(uint32_t max_seqlen_k) const { return (max_seqlen_k + bn() - 1) / bn(); }
   constexpr uint32_t grid_x(uint32_t max_seqlen_k) const { return k_tiles(max_seqlen_k) > 0 ? k_tiles(max_seqlen_k) : 1; }
-  // K^T (then dS in its place); the Q and dO row tiles; Q^T and dO^T (bf16)
+  // K^T (then dS in its place); the Q and dO row tiles; Q^T and dO^T (16-bit)
   constexpr uint32_t lds_bytes() const { return (bn() * head_dim + 4 * head_dim * bm) * 2; }
   // dot_do_o / convert_dq: 256 threads, 8 elements each
   static constexpr uint32_t stream_threads = 256;
@@ -103,7 +109,7 @@ constexpr const char* attn_bwd_config_error(const attn_bwd_config& c) {
   return nullptr;
 }
 
-// A bf16 tile read 8 bytes a lane (b64, 16-lane bank groups: rows l32 .. + 15 of one column):
+// A 16-bit tile read 8 bytes a lane (b64, 16-lane bank groups: rows l32 .. + 15 of one column):
 // 8-byte chunks swizzled, 16 rows of a column on 16 distinct bank pairs (64-byte rows: two
 // rows a 128-byte bank line, one pattern per row pair)
 constexpr lds_layout attn_bwd_b64_layout(uint32_t rows, uint32_t cols) {
@@ -127,11 +133,11 @@ constexpr void attn_bwd_pipelined(int n, int ring, R&& read, U&& use) {
 // frags (lane half h: dims 16p + 8h .. + 7 of slice p in frags[p]); k order: MFMA (p, e) takes
 // dims 16p + 8h + 4e .. + 3 of both operands (one b128 read: two MFMAs, or one double-K).
 // after(p) runs after slice p's MFMAs.
-template <uint32_t D, int RS>
+template <uint32_t D, int RS, attn_dtype T>
 constexpr void attn_bwd_rows_prod(builder J, lds_view V, lds_addr addr, auto ring, auto frags, auto acc,
                                   auto after) {
   constexpr int DS = static_cast<int>(D / 16);
-  constexpr const mfma_atom* DKA = find_mfma_atom("v_mfma_f32_32x32x16_bf16");
+  constexpr const mfma_atom* DKA = attn_dk_atom<T>();
   attn_bwd_pipelined(DS, RS, [&](int p) { V.load(ring[p % RS], addr, 0, 16 * p); },
                      [&](int p) {
                        J.wait_for(ring[p % RS]);
@@ -142,8 +148,8 @@ constexpr void attn_bwd_rows_prod(builder J, lds_view V, lds_addr addr, auto rin
                          return;
                        }
                        for (int e = 0; e < 2; ++e) {
-                         if (p == 0 && e == 0) J.v_mfma_f32_32x32x8_bf16(acc, ring[0].slice(0, 2), frags[0].slice(0, 2), 0);
-                         else J.v_mfma_f32_32x32x8_bf16(acc, ring[p % RS].slice(2 * e, 2), frags[p].slice(2 * e, 2), acc);
+                         if (p == 0 && e == 0) attn_mfma_x8<T>(J, acc, ring[0].slice(0, 2), frags[0].slice(0, 2), 0);
+                         else attn_mfma_x8<T>(J, acc, ring[p % RS].slice(2 * e, 2), frags[p].slice(2 * e, 2), acc);
                        }
                        after(p);
                      });
@@ -154,10 +160,10 @@ constexpr void attn_bwd_rows_prod(builder J, lds_view V, lds_addr addr, auto rin
 // side), B = bsrc's registers 2k, 2k + 1 (an S-shaped C layout as the B operand: its rows
 // 8 (r / 4) + 4h + r % 4 are the k index). after(i) runs after MFMA i (item i: k-step pair i /
 // DB, block i % DB). (by value: a constexpr lambda reads no reference parameter)
-template <int DB, int QG, int RT>
+template <int DB, int QG, int RT, attn_dtype T>
 constexpr void attn_bwd_t_prod(builder J, lds_view V, gpr<dtype::u32> l32, gpr<dtype::u32> trow,
                                auto ta, auto accs, gpr<dtype::u32> bsrc, auto after) {
-  constexpr const mfma_atom* DKA = find_mfma_atom("v_mfma_f32_32x32x16_bf16");
+  constexpr const mfma_atom* DKA = attn_dk_atom<T>();
   constexpr bool dk2 = DKA != nullptr;
   constexpr int NT = DB * QG / (dk2 ? 2 : 1);  // MFMAs of a product
   attn_bwd_pipelined(NT, RT,
@@ -173,7 +179,7 @@ constexpr void attn_bwd_t_prod(builder J, lds_view V, gpr<dtype::u32> l32, gpr<d
                      [&](int i) {
                        J.wait_for(ta[i % RT]);
                        if constexpr (dk2) mfma_run(J, *DKA, accs[i % DB], ta[i % RT], bsrc.slice(4 * (i / DB), 4), accs[i % DB]);
-                       else J.v_mfma_f32_32x32x8_bf16(accs[i % DB], ta[i % RT], bsrc.slice(2 * (i / DB), 2), accs[i % DB]);
+                       else attn_mfma_x8<T>(J, accs[i % DB], ta[i % RT], bsrc.slice(2 * (i / DB), 2), accs[i % DB]);
                        after(i);
                      });
 }
@@ -216,10 +222,15 @@ constexpr void attn_bwd_dot_do_o_kernel(builder J, arg<float*> delta_ptr, arg<fl
     Ab.store(z, at(off) + 16);
   }
   J.s_waitcnt(vmcnt(0));
-  // bf16 pairs: the low half is element 2i, the high half 2i + 1
+  // 16-bit pairs: the low half is element 2i, the high half 2i + 1
   auto sum = J.vgpr<f32>(), a = J.vgpr<f32>(), b = J.vgpr<f32>();
   sum = 0.0f;
   for (int i = 0; i < 4; ++i) {
+    if constexpr (C.dtype == attn_dtype::f16) {
+      for (int e = 0; e < 2; ++e)
+        sum = sum + to_f32(o[i].as<dtype::f16x2>(), e) * to_f32(g[i].as<dtype::f16x2>(), e);
+      continue;
+    }
     a = (o[i] << 16u).as<f32>();
     b = (g[i] << 16u).as<f32>();
     sum = sum + a * b;
@@ -239,10 +250,10 @@ constexpr void attn_bwd_dot_do_o_kernel(builder J, arg<float*> delta_ptr, arg<fl
   Db.store(sum, at(off));
 }
 
-// convert_dq: dQ = bf16(scale dq_acc), 8 elements a lane, on workgroups 0 .. dq_groups - 1; with
+// convert_dq: dQ = dtype(scale dq_acc), 8 elements a lane, on workgroups 0 .. dq_groups - 1; with
 // GQA/MQA the next 2 red_groups workgroups (red_groups of dK, then as many of dV) sum the
 // partials: dK[t][h][d] = sum over the G = num_q_heads / num_kv_heads query heads g of kv head h
-// of dk_part[t][h G + g][d] (bf16 partial sums, f32 adds), 8 elements a lane. One launch for
+// of dk_part[t][h G + g][d] (partial sums of the dtype, f32 adds), 8 elements a lane. One launch for
 // both: they run after the main kernel, each a stream (a dispatch saved).
 template <attn_bwd_config C>
 constexpr void attn_bwd_convert_dq_kernel(builder J, arg<uint16_t*> dq_ptr, arg<const float*> dq_acc_ptr,
@@ -274,8 +285,7 @@ constexpr void attn_bwd_convert_dq_kernel(builder J, arg<uint16_t*> dq_ptr, arg<
     Ab.load(a.slice(4, 4), at(off) + 16);
     J.s_waitcnt(vmcnt(0));
     auto q = J.vgpr<u32>(4);
-    for (int i = 0; i < 4; ++i)
-      q[i] = cvt_bf16x2(a[2 * i] * scale, a[2 * i + 1] * scale, bf16_round::nearest_even_finite).as<u32>();
+    for (int i = 0; i < 4; ++i) detail::attn_pack2<C.dtype>(J, q[i], a[2 * i] * scale, a[2 * i + 1] * scale);
     off = e << 1u;
     Qb.store(q, at(off));
   }).Else([&] {
@@ -312,13 +322,17 @@ constexpr void attn_bwd_convert_dq_kernel(builder J, arg<uint16_t*> dq_ptr, arg<
       in.load(x, at(off));
       J.s_waitcnt(vmcnt(0));
       for (int i = 0; i < 4; ++i) {
+        if constexpr (C.dtype == attn_dtype::f16) {
+          for (int e = 0; e < 2; ++e) sum[2 * i + e] = sum[2 * i + e] + to_f32(x[i].as<dtype::f16x2>(), e);
+          continue;
+        }
         sum[2 * i] = sum[2 * i] + (x[i] << 16u).as<f32>();
         sum[2 * i + 1] = sum[2 * i + 1] + (x[i] & 0xffff0000u).as<f32>();
       }
       off = off + hstep;
       g = g + 1u;
     });
-    for (int i = 0; i < 4; ++i) y[i] = cvt_bf16x2(sum[2 * i], sum[2 * i + 1], bf16_round::nearest_even_finite).as<u32>();
+    for (int i = 0; i < 4; ++i) detail::attn_pack2<C.dtype>(J, y[i], sum[2 * i], sum[2 * i + 1]);
     auto so = J.vgpr<u32>();
     so = e << 1u;
     out.store(y, at(so));
@@ -399,7 +413,7 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
   // gfx950's double-K atom (v_mfma_f32_32x32x16_bf16, twice the rate): one takes the operands
   // of two successive 32x32x8 k-steps of the same accumulator, their registers side by side (A
   // and B alike: the products are the same, summed in one instruction)
-  constexpr const mfma_atom* DKA = find_mfma_atom("v_mfma_f32_32x32x16_bf16");
+  constexpr const mfma_atom* DKA = detail::attn_dk_atom<C.dtype>();
   constexpr bool dk2 = DKA != nullptr;
   constexpr int KW = dk2 ? 4 : 2;  // registers of a b64-read operand pair (one MFMA's)
   static_assert(AT.a_row().mask == AT.b_col().mask && AT.b_col().mask == AT.c_col().mask &&
@@ -471,7 +485,7 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
     }
   }
   auto dv = J.agpr<f32>(DB, 16).named("dv_t"), dk = J.agpr<f32>(DB, 16).named("dk_t");
-  {  // zeroed by MFMAs of zeros: 16 AGPRs an instruction
+  {  // zeroed by MFMAs of zeros: 16 AGPRs an instruction (bf16's, whatever the dtype)
     auto z = J.vgpr<u32>(2);
     z.fill(0u);
     for (int db = 0; db < DB; ++db) {
@@ -678,11 +692,11 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
     auto qa = J.vgpr<u32>(RS, 4), oa = J.vgpr<u32>(RS, 4);
     // k order: MFMA (p, e) takes dims 16p + 8h + 4e .. + 3 of both operands (one b128 read: two MFMAs)
     auto rows_prod = [&](lds_view V, lds_addr addr, auto ring, auto frags, auto acc, auto after) {
-      detail::attn_bwd_rows_prod<D, RS>(J, V, addr, ring, frags, acc, after);
+      detail::attn_bwd_rows_prod<D, RS, C.dtype>(J, V, addr, ring, frags, acc, after);
     };
     // P = 2^((S scale - LSE) log2 e), then the mask (every tile: branch-free, so that it
     // runs under the dP MFMAs; a no-op where nothing is masked) sets P = 0: also a row with no visible key
-    // (LSE -inf, every key masked), whose exponent is NaN. Rounded to bf16 for dV^T.
+    // (LSE -inf, every key masked), whose exponent is NaN. Rounded to the dtype for dV^T.
     auto softmax_p = [&] {
       auto rel = J.vgpr<i32>();
       if constexpr (C.causal) rel = select(key_ok == 0u, 1000000, gpr<i32>(jkey - mask_base));
@@ -695,12 +709,12 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
         s[r] = exp2(s[r], {.flush_denormals = true});
         s[r] = select(rel > 8 * (r / 4) + r % 4, 0.0f, s[r]);
       }
-      for (int r = 0; r < 16; r += 2) pb[r / 2] = cvt_bf16x2(s[r], s[r + 1], bf16_round::nearest_even_finite).as<u32>();
+      for (int r = 0; r < 16; r += 2) detail::attn_pack2<C.dtype>(J, pb[r / 2], s[r], s[r + 1]);
     };
-    auto softmax_ds = [&] {  // dS = P (dP - D), rounded to bf16
+    auto softmax_ds = [&] {  // dS = P (dP - D), rounded to the dtype
       for (int g = 0; g < QG; ++g) J.wait_for(dd[g]);
       for (int r = 0; r < 16; ++r) dp[r] = s[r] * (dp[r] - dd[r / 4][r % 4]);
-      for (int r = 0; r < 16; r += 2) dsb[r / 2] = cvt_bf16x2(dp[r], dp[r + 1], bf16_round::nearest_even_finite).as<u32>();
+      for (int r = 0; r < 16; r += 2) detail::attn_pack2<C.dtype>(J, dsb[r / 2], dp[r], dp[r + 1]);
     };
     // A = dO^T / Q^T rows 32 db + l32, queries 8g + 4h .. + 3 (b64 reads); B = P / dS, the C
     // layout's registers 4g .. 4g + 3; item i: k-step i / DB, block i % DB
@@ -710,7 +724,7 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
     // after(i): issued after MFMA i (LDS stores placed by hand: the interleaver keeps every LDS
     // store below the earlier stream's LDS reads)
     auto tprod = [&](lds_view V, auto accs, gpr<u32> bsrc, auto after) {
-      detail::attn_bwd_t_prod<DB, QG, RT>(J, V, l32, trow, ta, accs, bsrc, after);
+      detail::attn_bwd_t_prod<DB, QG, RT, C.dtype>(J, V, l32, trow, ta, accs, bsrc, after);
     };
     // The VALU work runs in the MFMAs' shadow, placed by hand (emit_cycles after each MFMA step):
     // P reads only S (done) and LSE, dS only dP (done), P and D, none of them the products' results
@@ -759,8 +773,8 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
                   J.wait_for(ta[st % RT]);
                   const auto b = ktf[j * NQM + st];
                   if constexpr (dk2) mfma_run(J, *DKA, dq[j], ta[st % RT], b, st == 0 ? operand_arg(0) : operand_arg(dq[j]));
-                  else if (st == 0) J.v_mfma_f32_32x32x8_bf16(dq[j], ta[0], b, 0);
-                  else J.v_mfma_f32_32x32x8_bf16(dq[j], ta[st % RT], b, dq[j]);
+                  else if (st == 0) detail::attn_mfma_x8<C.dtype>(J, dq[j], ta[0], b, 0);
+                  else detail::attn_mfma_x8<C.dtype>(J, dq[j], ta[st % RT], b, dq[j]);
                   if constexpr (all_units) emit_cycles(J, next_tile, share);
                 });
       // dq_acc (unscaled; convert_dq scales): row m0 + 8 (r / 4) + 4h + r % 4, dim 32 blk + l32
@@ -834,7 +848,7 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
         J.wait_for(x[p]);
         for (int c = 0; c < 4; ++c) {
           if (t == 0) J.v_pk_mul_f32(x[p].slice(2 * c, 2), x[p].slice(2 * c, 2), scale2);
-          y[p][c] = cvt_bf16x2(x[p][2 * c], x[p][2 * c + 1], bf16_round::nearest_even_finite).as<u32>();
+          detail::attn_pack2<C.dtype>(J, y[p][c], x[p][2 * c], x[p][2 * c + 1]);
         }
         (t == 0 ? dKb : dVb).store(y[p], at(ooff));
         ooff = ooff + ostep;
@@ -859,7 +873,7 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
 // forward's softmax: no running max), dS^T = P^T (dP^T - D) in the C layout is the B operand of
 // dQ^T += K^T dS^T (K^T from LDS, written transposed from the staged K rows as the main
 // kernel's Q^T). K and V of the tile after next are loaded into VGPRs at an iteration's end;
-// two barriers an iteration. At the end dQ = bf16(scale dQ^T^T), stored from the C layout.
+// two barriers an iteration. At the end dQ = dtype(scale dQ^T^T), stored from the C layout.
 template <attn_bwd_config C>
 constexpr void attn_bwd_dq_kernel(builder J, arg<uint16_t*> dq_ptr, arg<const uint16_t*> q_ptr,
                                   arg<const uint16_t*> k_ptr, arg<const uint16_t*> v_ptr, arg<const uint16_t*> do_ptr,
@@ -873,7 +887,7 @@ constexpr void attn_bwd_dq_kernel(builder J, arg<uint16_t*> dq_ptr, arg<const ui
   constexpr int DB = static_cast<int>(D / 32), DS = static_cast<int>(D / 16), KG = static_cast<int>(BN / 8);
   constexpr int RS = C.lds_lookahead < DS ? static_cast<int>(C.lds_lookahead) : DS, RT = static_cast<int>(C.lds_lookahead);
   constexpr float NEG_INF = -std::numeric_limits<float>::infinity();
-  constexpr const mfma_atom* DKA = find_mfma_atom("v_mfma_f32_32x32x16_bf16");
+  constexpr const mfma_atom* DKA = detail::attn_dk_atom<C.dtype>();
   constexpr bool dk2 = DKA != nullptr;
   constexpr int KW = dk2 ? 4 : 2;
 
@@ -965,7 +979,7 @@ constexpr void attn_bwd_dq_kernel(builder J, arg<uint16_t*> dq_ptr, arg<const ui
     J.s_barrier();  // (every wave's rows read: the key tiles take the space)
   }
   auto dq = J.agpr<f32>(DB, 16).named("dq_t");
-  {  // zeroed by MFMAs of zeros: 16 AGPRs an instruction
+  {  // zeroed by MFMAs of zeros: 16 AGPRs an instruction (bf16's, whatever the dtype)
     auto z = J.vgpr<u32>(2);
     z.fill(0u);
     for (int db = 0; db < DB; ++db) J.v_mfma_f32_32x32x8_bf16(dq[db], z, z, 0);
@@ -1081,21 +1095,21 @@ constexpr void attn_bwd_dq_kernel(builder J, arg<uint16_t*> dq_ptr, arg<const ui
       s[r] = select(rel >= 8 * (r / 4) + r % 4, s[r], 0.0f);
     }
   };
-  auto softmax_ds = [&] {  // dS^T = P^T (dP^T - D), rounded to bf16
+  auto softmax_ds = [&] {  // dS^T = P^T (dP^T - D), rounded to the dtype
     for (int r = 0; r < 16; ++r) dp[r] = s[r] * (dp[r] - dd);
-    for (int r = 0; r < 16; r += 2) dsb[r / 2] = cvt_bf16x2(dp[r], dp[r + 1], bf16_round::nearest_even_finite).as<u32>();
+    for (int r = 0; r < 16; r += 2) detail::attn_pack2<C.dtype>(J, dsb[r / 2], dp[r], dp[r + 1]);
   };
   auto iteration = [&] {
     J.s_waitcnt(lgkmcnt(0));
     J.s_barrier();  // (the tile is complete)
-    detail::attn_bwd_rows_prod<D, RS>(J, KS, k_addr, ka, qf, s, [](int) {});
+    detail::attn_bwd_rows_prod<D, RS, C.dtype>(J, KS, k_addr, ka, qf, s, [](int) {});
     {
       instr_stream sp = record(J, softmax_p);
-      detail::attn_bwd_rows_prod<D, RS>(J, VS, v_addr, va, of, dp, [&](int) { emit_cycles(J, sp, dk2 ? 28 : 56); });
+      detail::attn_bwd_rows_prod<D, RS, C.dtype>(J, VS, v_addr, va, of, dp, [&](int) { emit_cycles(J, sp, dk2 ? 28 : 56); });
       emit_all(J, sp);
     }
     softmax_ds();
-    detail::attn_bwd_t_prod<DB, KG, RT>(J, KT, l32, trow, ta, dq, dsb, [](int) {});
+    detail::attn_bwd_t_prod<DB, KG, RT, C.dtype>(J, KT, l32, trow, ta, dq, dsb, [](int) {});
     J.s_barrier();  // (every wave's reads of the tile done: its LDS is refilled)
     auto next = [&] {  // tile kt + 1 (this group's) into LDS; its tile kt + 1 + NG loaded
       store_tile();
@@ -1140,7 +1154,7 @@ constexpr void attn_bwd_dq_kernel(builder J, arg<uint16_t*> dq_ptr, arg<const ui
         J.v_accvgpr_read_b32(x[c], dq[db][4 * g + c]);
         x[c] = x[c] * scale;
       }
-      for (int c = 0; c < 2; ++c) y2[c] = cvt_bf16x2(x[2 * c], x[2 * c + 1], bf16_round::nearest_even_finite).as<u32>();
+      for (int c = 0; c < 2; ++c) detail::attn_pack2<C.dtype>(J, y2[c], x[2 * c], x[2 * c + 1]);
       dQb.store(y2, at(off) + 2 * (32 * db + 8 * g));
     }
   };  // body

@@ -15,7 +15,7 @@
 // Workspaces (device memory the caller provides; written before they are read, no clearing
 // needed): dq_acc f32 [total_q, num_q_heads, head_dim] (dq = atomic only; else may be 0), delta
 // f32 [num_q_heads, total_q]; with
-// GQA/MQA also dk_part and dv_part, bf16 [total_k, num_q_heads, head_dim] (unused, may be 0, when
+// GQA/MQA also dk_part and dv_part, of the config's dtype [total_k, num_q_heads, head_dim] (unused, may be 0, when
 // num_q_heads == num_kv_heads).
 // max_seqlen_q / _k: host bounds of the sequence lengths (they size the grids).
 #pragma once
@@ -36,11 +36,11 @@ struct attn_bwd_kernel_ref {
 };
 
 struct attn_bwd_args {
-  uint64_t dq = 0, dk = 0, dv = 0;              // outputs, bf16
-  uint64_t q = 0, k = 0, v = 0, o = 0, d_o = 0;  // inputs, bf16
+  uint64_t dq = 0, dk = 0, dv = 0;              // outputs, the config's dtype (bf16 or f16)
+  uint64_t q = 0, k = 0, v = 0, o = 0, d_o = 0;  // inputs, the config's dtype
   uint64_t lse = 0;                             // f32 [Hq, total_q] (attn_fwd's)
   uint64_t dq_acc = 0, delta = 0;               // f32 workspaces
-  uint64_t dk_part = 0, dv_part = 0;            // bf16 workspaces (GQA/MQA)
+  uint64_t dk_part = 0, dv_part = 0;            // workspaces of the dtype (GQA/MQA)
   uint64_t cu_seqlens_q = 0, cu_seqlens_k = 0;  // int32[batch + 1]
   uint32_t batch = 0, max_seqlen_q = 0, max_seqlen_k = 0;
   uint32_t num_q_heads = 0, num_kv_heads = 0;
@@ -131,15 +131,16 @@ inline attn_bwd_dq attn_bwd_dq_for(std::string_view target, const attn_bwd_args&
 }
 
 // Runs the kernels of `atomic_k` or of `recompute_k` (HIPASM_ATTN_BWD_KERNELS of the same head
-// dim and mask, dq = atomic and recompute) as attn_bwd_dq_for picks for the code object's target
+// dim, mask and dtype, dq = atomic and recompute) as attn_bwd_dq_for picks for the code object's target
 // and the shape.
 inline attn_bwd_report launch_attn_bwd(rt::device& dev, rt::module& mod, const attn_bwd_kernel_ref& atomic_k,
                                        const attn_bwd_kernel_ref& recompute_k, const attn_bwd_args& a,
                                        const rt::launch_options& opts = {}) {
   if (atomic_k.config.dq != attn_bwd_dq::atomic || recompute_k.config.dq != attn_bwd_dq::recompute ||
       atomic_k.config.head_dim != recompute_k.config.head_dim || atomic_k.config.causal != recompute_k.config.causal ||
-      atomic_k.config.top_left != recompute_k.config.top_left)
-    throw rt::error("attn_bwd: atomic_k and recompute_k must be the atomic and recompute dQ kernels of one head_dim and mask");
+      atomic_k.config.top_left != recompute_k.config.top_left || atomic_k.config.dtype != recompute_k.config.dtype)
+    throw rt::error(
+        "attn_bwd: atomic_k and recompute_k must be the atomic and recompute dQ kernels of one head_dim, mask and dtype");
   const bool rc = attn_bwd_dq_for(mod.target(), a, atomic_k.config.causal) == attn_bwd_dq::recompute;
   return launch_attn_bwd(dev, mod, rc ? recompute_k : atomic_k, a, opts);
 }

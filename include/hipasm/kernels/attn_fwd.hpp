@@ -1,4 +1,5 @@
-// The library's flash attention forward: O = softmax(scale * Q K^T) V per head, bf16 Q/K/V/O,
+// The library's flash attention forward: O = softmax(scale * Q K^T) V per head, bf16 (or f16:
+// config dtype) Q/K/V/O,
 // f32 log-sum-exp, online softmax, variable sequence lengths, GQA/MQA, causal or not.
 //
 //   // a .hip file compiled by hipasm_add_code_object:
@@ -7,7 +8,7 @@
 //
 // Layout (flash-attention's / aiter's varlen API): the sequences of a batch are packed along
 // the token axis; Q and O are [total_q, num_q_heads, head_dim], K and V [total_k, num_kv_heads,
-// head_dim] (row-major bf16), LSE [num_q_heads, total_q] f32 (natural log of the row's sum of
+// head_dim] (row-major, of the dtype), LSE [num_q_heads, total_q] f32 (natural log of the row's sum of
 // exp(scale * s)). Sequence b is tokens cu_seqlens_q[b] .. cu_seqlens_q[b + 1] - 1 (and the
 // same for k). Query head h reads kv head h / (num_q_heads / num_kv_heads).
 //
@@ -51,6 +52,10 @@
 // ping-pong half an iteration apart (one's QK^T beside the other's PV and softmax head; three
 // K and V buffers in gfx950's 160 KiB of LDS; see step).
 //
+// f16 (dtype = f16): the f16 MFMAs (v_mfma_f32_32x32x8_f16; gfx950 v_mfma_f32_32x32x16_f16), the
+// bf16 ones' lane layouts; P (<= 256, see softmax_head) and O rounded to nearest even
+// (detail::attn_pack2: gfx950 v_cvt_pk_f16_f32, gfx942 v_cvt_f16_f32 and its SDWA high-half form).
+//
 // Softmax in base 2: c = scale * log2(e) (the launch computes it), p = 2^(s c - m c) by a bare
 // v_exp_f32 (argument <= 0), the running max m and sum l per query; tiles past the last one
 // fully inside the mask (the causal diagonal, the seqlen_k tail) are masked by a comparison.
@@ -70,6 +75,7 @@ struct attn_fwd_config {
   uint32_t head_dim = 128;  // 64 or 128
   bool causal = false;      // causal mask, aligned bottom-right (or top-left: top_left)
   bool top_left = false;    // causal: query i sees keys j <= i (not j <= i + seqlen_k - seqlen_q)
+  attn_dtype dtype = attn_dtype::bf16;  // Q, K, V and O: bf16 or f16
   uint32_t waves = 8;       // waves per workgroup, 32 queries each
   uint32_t bn = 64;         // keys per tile (a multiple of 32)
   uint32_t xcds = 8;        // XCDs the dispatcher deals workgroups to (MI300X: 8; 1: no remap)
@@ -94,13 +100,13 @@ constexpr const char* attn_fwd_config_error(const attn_fwd_config& c) {
   if (c.bn != 32 && c.bn != 64 && c.bn != 128) return "attn_fwd: bn (keys per tile) must be 32, 64 or 128";
   if (c.top_left && !c.causal) return "attn_fwd: top_left aligns the causal mask: it needs causal = true";
   if (!(c.soft_cap >= 0) || c.soft_cap > 1e30f) return "attn_fwd: soft_cap must be 0 (off) or positive and finite";
-  if (c.lds_bytes() > 65536) return "attn_fwd: the K and V tiles (2 x 2 x bn x head_dim bf16) exceed 64 KiB of LDS";
+  if (c.lds_bytes() > 65536) return "attn_fwd: the K and V tiles (2 x 2 x bn x head_dim, 2 bytes each) exceed 64 KiB of LDS";
   if (c.bm() * c.head_dim * 2 > 65536)
-    return "attn_fwd: the Q / O tile (32 x waves rows x head_dim bf16) exceeds 64 KiB of LDS";
+    return "attn_fwd: the Q / O tile (32 x waves rows x head_dim, 2 bytes each) exceeds 64 KiB of LDS";
   return nullptr;
 }
 
-// The Q and O tiles staged in LDS: BM rows of head_dim bf16, 16-byte chunks XOR-swizzled by
+// The Q and O tiles staged in LDS: BM rows of head_dim 16-bit elements, 16-byte chunks XOR-swizzled by
 // row % 8 (the accesses of one column by 32 rows, Q's reads and O's writes, spread over the banks).
 constexpr lds_layout attn_qo_layout(const attn_fwd_config& c) {
   return {.rows = c.bm(), .cols = c.head_dim, .elem_bytes = 2, .swz_chunk = 16, .swz_groups = 8};
@@ -422,7 +428,7 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
 
   auto s = J.vgpr<f32>(KB, 16).named("s");     // tile t's scores (the QK accumulator)
   auto pe = J.vgpr<f32>(KB, 16).named("p_f32");  // tile t - 1's 2^(s c - m c)
-  auto pb = J.vgpr<u32>(KB, 8).named("p");       // the same in bf16 pairs: PV's B operand
+  auto pb = J.vgpr<u32>(KB, 8).named("p");       // the same in 16-bit pairs: PV's B operand
   // V^T reads: a ring of VR b128 slots, each feeding the two MFMAs of one (16-key slice,
   // 32-dim block) item of PV; VR - 1 reads ahead (the registers a second full slice would
   // take are what lets the pipelined loop fit 256 VGPRs at 8 waves)
@@ -448,7 +454,7 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   // gfx950's double-K atom (v_mfma_f32_32x32x16_bf16: lane half h holds k 8h..8h+7) takes both
   // halves of a slice in one MFMA: its k order is the two 32x32x8 MFMAs' in sequence, for A and
   // B alike (QK: the b128 reads; PV: V^T's slot and the two 8-key groups of P it pairs with).
-  constexpr const mfma_atom* DK = find_mfma_atom("v_mfma_f32_32x32x16_bf16");
+  constexpr const mfma_atom* DK = detail::attn_dk_atom<C.dtype>();
   auto mfma_qk = [&](int p) {
     if constexpr (DK != nullptr) {
       for (int kb = 0; kb < KB; ++kb)
@@ -459,9 +465,9 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     for (int e = 0; e < 2; ++e)
       for (int kb = 0; kb < KB; ++kb)
         if (p == 0 && e == 0)  // the first product of the tile starts from 0 (no accumulator reset)
-          J.v_mfma_f32_32x32x8_bf16(s[kb], kf[kb].slice(0, 2), qf[0].slice(0, 2), 0);
+          detail::attn_mfma_x8<C.dtype>(J, s[kb], kf[kb].slice(0, 2), qf[0].slice(0, 2), 0);
         else
-          J.v_mfma_f32_32x32x8_bf16(s[kb], kf[(p % 2) * KB + kb].slice(2 * e, 2), qf[p].slice(2 * e, 2), s[kb]);
+          detail::attn_mfma_x8<C.dtype>(J, s[kb], kf[(p % 2) * KB + kb].slice(2 * e, 2), qf[p].slice(2 * e, 2), s[kb]);
   };
   constexpr uint32_t LPI = TR ? 2 : 1;  // LDS reads a PV item
   auto read_v = [&](int i) {  // item i: slice i / DB, block i % DB
@@ -482,7 +488,7 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     }
     for (int e = 0; e < 2; ++e) {
       const int g = 2 * p + e;  // 8-key group: S^T block g / 4, registers 4 (g % 4) ..
-      J.v_mfma_f32_32x32x8_bf16(o[db], vf[i % VR].slice(2 * e, 2), pb[g / 4].slice(2 * (g % 4), 2), o[db]);
+      detail::attn_mfma_x8<C.dtype>(J, o[db], vf[i % VR].slice(2 * e, 2), pb[g / 4].slice(2 * (g % 4), 2), o[db]);
     }
   };
 
@@ -543,7 +549,9 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     lrow = lrow * alpha + psum;
     for (int kb = 0; kb < KB; ++kb)
       for (int r = 0; r < 16; r += 2) {
-        if constexpr (isa::find_instr("v_cvt_pk_bf16_f32") >= 0)  // (in place: no copy from a temporary)
+        if constexpr (C.dtype == attn_dtype::f16)  // (in place)
+          detail::attn_pack2<C.dtype>(J, pb[kb][r / 2], pe[kb][r], pe[kb][r + 1]);
+        else if constexpr (isa::find_instr("v_cvt_pk_bf16_f32") >= 0)  // (in place: no copy from a temporary)
           J.v_cvt_pk_bf16_f32(pb[kb][r / 2], pe[kb][r], pe[kb][r + 1]);
         else
           pb[kb][r / 2] = cvt_bf16x2(pe[kb][r], pe[kb][r + 1], bf16_round::nearest_even_finite).as<u32>();
@@ -775,9 +783,7 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
       for (int g = 0; g < 4; ++g) {
         // registers 4g .. 4g + 3: dims 32 db + 8 g + 4 h .. + 3
         for (int c = 0; c < 2; ++c)
-          ov[c] = cvt_bf16x2(o[db][4 * g + 2 * c] * inv, o[db][4 * g + 2 * c + 1] * inv,
-                             bf16_round::nearest_even_finite)
-                      .as<u32>();
+          detail::attn_pack2<C.dtype>(J, ov[c], o[db][4 * g + 2 * c] * inv, o[db][4 * g + 2 * c + 1] * inv);
         OS.store(ov, orow, multiple_of(ocol, 4) + (32 * db + 8 * g));
       }
   }

@@ -26,8 +26,8 @@ struct attn_fwd_kernel_ref {
 };
 
 struct attn_fwd_args {
-  uint64_t o = 0, lse = 0;                  // [total_q, Hq, D] bf16, [Hq, total_q] f32
-  uint64_t q = 0, k = 0, v = 0;             // [total_q, Hq, D], [total_k, Hkv, D] bf16
+  uint64_t o = 0, lse = 0;                  // [total_q, Hq, D] of the dtype (bf16 or f16), [Hq, total_q] f32
+  uint64_t q = 0, k = 0, v = 0;             // [total_q, Hq, D], [total_k, Hkv, D] of the dtype
   uint64_t cu_seqlens_q = 0, cu_seqlens_k = 0;  // int32[batch + 1]
   uint32_t batch = 0, max_seqlen_q = 0;
   uint32_t num_q_heads = 0, num_kv_heads = 0;

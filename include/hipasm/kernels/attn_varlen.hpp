@@ -1,9 +1,19 @@
 // The varlen (packed sequences) prologue the attention kernels share: a workgroup's sequence
-// from the cu_seqlens offsets (attn_fwd.hpp's layout).
+// from the cu_seqlens offsets (attn_fwd.hpp's layout); their element type (bf16 or f16) and its
+// conversions.
 #pragma once
 #include <array>
 
+#include "../helpers/mfma.hpp"
 #include "../hipasm.hpp"
+
+namespace hipasm::kernels {
+
+// The attention kernels' 16-bit element type: of Q, K, V, O, dO, dQ, dK, dV (and the GQA partial
+// sums of attn_bwd); LSE and the workspaces stay f32.
+enum class attn_dtype : uint8_t { bf16, f16 };
+
+}  // namespace hipasm::kernels
 
 namespace hipasm::kernels::detail {
 
@@ -32,8 +42,51 @@ constexpr auto varlen_sequence(builder& J, CuSeqlens cu_q, CuSeqlens cu_k, Batch
   return sequence{qse, kse, totq, sq, sk};
 }
 
+// dst = (a, b) as two elements of type T, a in bits 0-15, rounded to nearest even: bf16 without
+// the NaN check (cvt_bf16x2's nearest_even_finite; gfx950 v_cvt_pk_bf16_f32); f16 written in
+// place by v_cvt_pk_f16_f32 where the target has it (gfx950), else by v_cvt_f16_f32 and its
+// SDWA high-half form (cvt_f16x2's; not v_cvt_pkrtz_f16_f32, which rounds toward zero).
+// f16 overflow gives +-inf.
+template <attn_dtype T>
+constexpr void attn_pack2(builder& J, auto dst, const auto& a, const auto& b) {
+  using dtype::f32;
+  if constexpr (T == attn_dtype::bf16) {
+    dst = cvt_bf16x2(a, b, bf16_round::nearest_even_finite).template as<dtype::u32>();
+  } else {
+    auto reg = [&](const auto& x) {  // (an f32 expression into a register first)
+      if constexpr (requires { x.to_operand(); }) {
+        return x;
+      } else {
+        auto r = J.vgpr<f32>();
+        r = x;
+        return r;
+      }
+    };
+    const auto ra = reg(a), rb = reg(b);
+    if constexpr (isa::find_instr("v_cvt_pk_f16_f32") >= 0) {
+      J.v_cvt_pk_f16_f32(dst, ra, rb);
+    } else {
+      J.v_cvt_f16_f32(dst, ra);
+      J.v_cvt_f16_f32(dst, rb, sdwa().dst_sel(sdwa_sel::word1).dst_unused(sdwa_unused::preserve));
+    }
+  }
+}
+
+// The MFMAs of T: the 32x32x8 one (v_mfma_f32_32x32x8_bf16 / _f16, the same lane layout), and
+// gfx950's double-K atom (v_mfma_f32_32x32x16_bf16 / _f16; nullptr on a target without it).
+template <attn_dtype T>
+constexpr void attn_mfma_x8(builder& J, const auto& d, const auto& a, const auto& b, const auto& c,
+                            std::source_location loc = std::source_location::current()) {
+  if constexpr (T == attn_dtype::f16) J.v_mfma_f32_32x32x8_f16(d, a, b, c, no_modifiers, loc);
+  else J.v_mfma_f32_32x32x8_bf16(d, a, b, c, no_modifiers, loc);
+}
+template <attn_dtype T>
+constexpr const mfma_atom* attn_dk_atom() {
+  return find_mfma_atom(T == attn_dtype::f16 ? "v_mfma_f32_32x32x16_f16" : "v_mfma_f32_32x32x16_bf16");
+}
+
 // Query head `head`'s kv head (GQA/MQA: num_q_heads / num_kv_heads query heads a kv head) and
-// the bytes between tokens of the packed [tokens, heads, head_dim] bf16 tensors.
+// the bytes between tokens of the packed [tokens, heads, head_dim] 16-bit tensors.
 template <uint32_t HeadDim, class Head, class Heads>
 constexpr auto varlen_heads(builder& J, Head head, Heads num_q_heads, Heads num_kv_heads) {
   using dtype::u32;

@@ -13,3 +13,11 @@ HIPASM_ATTN_BWD_KERNELS(bwd_d128_rc, (hipasm::kernels::attn_bwd_config{.head_dim
 HIPASM_ATTN_BWD_KERNELS(bwd_d128_causal_rc, (hipasm::kernels::attn_bwd_config{.head_dim = 128, .causal = true, .dq = hipasm::kernels::attn_bwd_dq::recompute}))
 HIPASM_ATTN_BWD_KERNELS(bwd_d64_rc, (hipasm::kernels::attn_bwd_config{.head_dim = 64, .causal = false, .dq = hipasm::kernels::attn_bwd_dq::recompute}))
 HIPASM_ATTN_BWD_KERNELS(bwd_d64_causal_rc, (hipasm::kernels::attn_bwd_config{.head_dim = 64, .causal = true, .dq = hipasm::kernels::attn_bwd_dq::recompute}))
+// f16 (every 16-bit tensor f16): both dQ modes, causal and not
+#define F16_BWD(...) (hipasm::kernels::attn_bwd_config{__VA_ARGS__, .dtype = hipasm::kernels::attn_dtype::f16})
+#define F16_BWD_RC(...) \
+  (hipasm::kernels::attn_bwd_config{__VA_ARGS__, .dtype = hipasm::kernels::attn_dtype::f16, .dq = hipasm::kernels::attn_bwd_dq::recompute})
+HIPASM_ATTN_BWD_KERNELS(bwd_d128_f16, F16_BWD(.head_dim = 128, .causal = false))
+HIPASM_ATTN_BWD_KERNELS(bwd_d128_causal_f16, F16_BWD(.head_dim = 128, .causal = true))
+HIPASM_ATTN_BWD_KERNELS(bwd_d128_f16_rc, F16_BWD_RC(.head_dim = 128, .causal = false))
+HIPASM_ATTN_BWD_KERNELS(bwd_d64_causal_f16_rc, F16_BWD_RC(.head_dim = 64, .causal = true))
