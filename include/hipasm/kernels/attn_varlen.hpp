@@ -33,15 +33,15 @@ constexpr auto varlen_sequence(builder& J, CuSeqlens cu_q, CuSeqlens cu_k, Batch
 }
 
 // Query head `head`'s kv head (GQA/MQA: num_q_heads / num_kv_heads query heads a kv head) and
-// the bytes between tokens of the packed [tokens, heads, head_dim] bf16 tensors.
-template <uint32_t HeadDim, class Head, class Heads>
+// the bytes between tokens of the packed [tokens, heads, head_dim] tensors (ElemBytes an element).
+template <uint32_t HeadDim, uint32_t ElemBytes = 2, class Head, class Heads>
 constexpr auto varlen_heads(builder& J, Head head, Heads num_q_heads, Heads num_kv_heads) {
   using dtype::u32;
   auto kv_head = J.sgpr<u32>();
   kv_head = head / (num_q_heads / num_kv_heads);
   auto q_stride = J.sgpr<u32>(), kv_stride = J.sgpr<u32>();
-  q_stride = num_q_heads * (HeadDim * 2);
-  kv_stride = num_kv_heads * (HeadDim * 2);
+  q_stride = num_q_heads * (HeadDim * ElemBytes);
+  kv_stride = num_kv_heads * (HeadDim * ElemBytes);
   struct heads {
     decltype(kv_head) kv_head, q_stride, kv_stride;
   };
@@ -51,7 +51,7 @@ constexpr auto varlen_heads(builder& J, Head head, Heads num_q_heads, Heads num_
 // Buffers over the sequence's rows of packed tensors, sized to the sequence (rows past it read
 // zeros, their stores are dropped): the kv head's rows of K-like tensors (kv_stride bytes a
 // token), and a query head's rows of per-token f32 tensors ([heads, total_q]: LSE and the like).
-template <uint32_t HeadDim, class Len, class Start, class Stride, class Head, class... Ptrs>
+template <uint32_t HeadDim, uint32_t ElemBytes = 2, class Len, class Start, class Stride, class Head, class... Ptrs>
 constexpr std::array<buffer, sizeof...(Ptrs)> varlen_kv_buffers(builder& J, const Len& sk, const Start& k_start,
                                                                const Stride& kv_stride, const Head& kv_head,
                                                                Ptrs... ptrs) {
@@ -59,7 +59,7 @@ constexpr std::array<buffer, sizeof...(Ptrs)> varlen_kv_buffers(builder& J, cons
   auto nrec = J.sgpr<u32>(), shift = J.sgpr<u32>();
   nrec = sk.template as<u32>() * kv_stride;
   std::array<buffer, sizeof...(Ptrs)> b{make_buffer(J, ptrs, nrec)...};
-  shift = k_start * kv_stride + kv_head * (HeadDim * 2);
+  shift = k_start * kv_stride + kv_head * (HeadDim * ElemBytes);
   for (auto& x : b) x.shift_base(shift);
   return b;
 }
