@@ -197,10 +197,10 @@ int main(int argc, char** argv) {
     bool w4 = (s.causal ? causal : plain).config.grid_y(s.seqlen) * s.heads * s.batch < kCus &&
               (s.causal || !bench::target_gfx950);
     if (cfg) w4 = std::string(cfg) == "w4b32";
-    // fp8: the 8-wave tile only (the shapes' grids fill the device)
-    const hipasm::kernels::attn_fwd_kernel_ref plain8{"attn_fwd_fp8_d128", {.head_dim = D, .causal = false, .waves = 8, .bn = 64, .dtype = hipasm::kernels::attn_dtype::fp8}};
-    const hipasm::kernels::attn_fwd_kernel_ref causal8{"attn_fwd_fp8_d128_causal", {.head_dim = D, .causal = true, .waves = 8, .bn = 64, .dtype = hipasm::kernels::attn_dtype::fp8}};
-    if (s.fp8) w4 = false;
+    // fp8: 4 waves, 64-key tiles (attn_fwd.hip)
+    const hipasm::kernels::attn_fwd_kernel_ref plain8{"attn_fwd_fp8_d128", {.head_dim = D, .causal = false, .waves = 4, .bn = 64, .dtype = hipasm::kernels::attn_dtype::fp8}};
+    const hipasm::kernels::attn_fwd_kernel_ref causal8{"attn_fwd_fp8_d128_causal", {.head_dim = D, .causal = true, .waves = 4, .bn = 64, .dtype = hipasm::kernels::attn_dtype::fp8}};
+    if (s.fp8) w4 = false;  // (the bf16 choice)
     const auto& k = s.fp8 ? (s.causal ? causal8 : plain8) : s.causal ? (w4 ? causal4 : causal) : (w4 ? plain4 : plain);
     const uint32_t groups = k.config.grid_y(s.seqlen) * s.heads * s.batch;
     // Sampled on XCD 0's 38 CUs (docs/timing-model.md, Sampling): all of that XCD's workgroups
