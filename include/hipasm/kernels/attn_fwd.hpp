@@ -1,5 +1,6 @@
-// The library's flash attention forward: O = softmax(scale * Q K^T) V per head, bf16 Q/K/V/O,
-// f32 log-sum-exp, online softmax, variable sequence lengths, GQA/MQA, causal or not.
+// The library's flash attention forward: O = softmax(scale * Q K^T) V per head, bf16 Q/K/V/O (or
+// fp8 Q/K/V on gfx950: see fp8 below), f32 log-sum-exp, online softmax, variable sequence lengths,
+// GQA/MQA, causal or not.
 //
 //   // a .hip file compiled by hipasm_add_code_object:
 //   HIPASM_ATTN_FWD_KERNEL(my_attn, (hipasm::kernels::attn_fwd_config{.head_dim = 128, .causal = true}))
@@ -50,6 +51,14 @@
 // QK^T (the softmax tail) instead of PV (the head). With 8 waves the two waves of a SIMD
 // ping-pong half an iteration apart (one's QK^T beside the other's PV and softmax head; three
 // K and V buffers in gfx950's 160 KiB of LDS; see step).
+//
+// fp8 (gfx950; config dtype = attn_dtype::fp8, HIPASM_ATTN_FWD_FP8_KERNEL): OCP e4m3fn Q/K/V
+// with per-tensor f32 descales, bf16 O. Both products on v_mfma_f32_32x32x64_f8f6f4 (a lane
+// half's 32 k of an operand are 32 consecutive dims of Q and K, read as two b128: the MFMA's k
+// order permuted alike for A and B); V^T by ds_read_b64_tr_b8 (see the V^T addresses); P rounded
+// to e4m3 by v_cvt_pk_fp8_f32 (p <= 2^8 < 448: the reference max moves by 2^8 at most), its sum
+// l in f32 from the unrounded p (the LSE exact to f32). The launch folds the q and k descales
+// into the softmax scale; v's multiplies 1 / l.
 //
 // Softmax in base 2: c = scale * log2(e) (the launch computes it), p = 2^(s c - m c) by a bare
 // v_exp_f32 (argument <= 0), the running max m and sum l per query; tiles past the last one
@@ -110,7 +119,8 @@ constexpr const char* attn_fwd_config_error(const attn_fwd_config& c) {
     if (c.head_dim != 128) return "attn_fwd: fp8 takes head_dim 128";
     // (bn 128: the scores, K and O of a lane exceed 256 VGPRs)
     if (c.bn != 64) return "attn_fwd: fp8 takes bn (keys per tile) 64 (one 64-key MFMA of P)";
-    if (c.waves > 8) return "attn_fwd: fp8 takes 1 to 8 waves (a K / V tile, 64 x 128 bytes, in whole 16-byte DMA steps)";
+    if (c.waves > 8)
+      return "attn_fwd: fp8 takes 1 to 8 waves (a K / V tile, 64 x 128 bytes, in whole 16-byte DMA steps)";
   } else if (c.dtype != attn_dtype::bf16) {
     return "attn_fwd: dtype must be bf16 or fp8";
   }
@@ -291,7 +301,8 @@ constexpr void attn_fwd_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_pt
       const std::integral_constant<uint32_t, 1> e1;
       whole_rows(e1, q_stride, [&](int k, const auto&, const auto&, const auto& goff) { Qb.load(part(k), at(goff)); });
       J.s_waitcnt(vmcnt(0));
-      whole_rows(e1, q_stride, [&](int k, const auto& row, const auto& col, const auto&) { QS.store(part(k), row, col); });
+      whole_rows(e1, q_stride,
+                 [&](int k, const auto& row, const auto& col, const auto&) { QS.store(part(k), row, col); });
       J.s_waitcnt(lgkmcnt(0));  // (each wave reads only the rows it wrote)
       auto qr = J.vgpr<u32>(), qc = J.vgpr<u32>();
       qr = wave * 32u + l32;
@@ -918,7 +929,8 @@ constexpr void attn_fwd_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_pt
   {
     auto ob = J.vgpr<u32>(4);
     J.s_waitcnt(lgkmcnt(0));  // (each wave reads only the rows it wrote)
-    whole_rows(std::integral_constant<uint32_t, 2>{}, ostride, [&](int, const auto& row, const auto& col, const auto& goff) {
+    const std::integral_constant<uint32_t, 2> e2;
+    whole_rows(e2, ostride, [&](int, const auto& row, const auto& col, const auto& goff) {
       OS.load(ob, row, col);
       J.s_waitcnt(lgkmcnt(0));
       Ob.store(ob, at(goff));
@@ -946,8 +958,8 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
                                arg<const uint16_t*> k_ptr, arg<const uint16_t*> v_ptr, arg<const int*> cu_q,
                                arg<const int*> cu_k, arg<unsigned> num_q_heads, arg<unsigned> num_kv_heads,
                                arg<unsigned> batch, arg<unsigned> q_tiles, arg<float> scale_log2) {
-  static_assert(C.dtype == attn_dtype::bf16,
-                "attn_fwd_kernel takes bf16 Q/K/V: an fp8 configuration is attn_fwd_fp8_kernel (HIPASM_ATTN_FWD_FP8_KERNEL)");
+  static_assert(C.dtype == attn_dtype::bf16, "attn_fwd_kernel takes bf16 Q/K/V: an fp8 configuration is "
+                                             "attn_fwd_fp8_kernel (HIPASM_ATTN_FWD_FP8_KERNEL)");
   detail::attn_fwd_body<C, uint16_t>(J, o_ptr, lse_ptr, q_ptr, k_ptr, v_ptr, cu_q, cu_k, num_q_heads, num_kv_heads,
                                      batch, q_tiles, scale_log2, scale_log2);
 }
