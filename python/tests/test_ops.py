@@ -273,6 +273,25 @@ def test_flash_attn_fwd_fp8_mi355x(causal):
         hipasm.ops.flash_attn_fwd(q8, k8, v8, cu_seqlens_q=cq, cu_seqlens_k=ck)
 
 
+def test_flash_attn_fwd_fp8_torch_mi355x():
+    """torch fp8 q, k, v (uint8 bits, and torch.float8_e4m3fn where this torch has it) and a
+    one-element tensor descale: the numpy call's o and lse, o torch.bfloat16."""
+    torch = pytest.importorskip("torch")
+    hipasm.device("sim", gpu="mi355x")
+    q8, k8, v8 = (fp8_bits(rng.standard_normal(s) * 20, ocp=True) for s in ((1, 33, 2, 128), (1, 50, 1, 128),
+                                                                           (1, 50, 1, 128)))
+    # (the f32 descale the tensor holds: the same scale_log2 bits)
+    ro, rl = hipasm.ops.flash_attn_fwd(q8, k8, v8, causal=True, return_lse=True, k_descale=np.float32(0.05),
+                                       v_descale=0.1)
+    t = torch.from_numpy
+    fp8_type = getattr(torch, "float8_e4m3fn", None)
+    for fp8 in [t] + ([lambda w: t(w).view(fp8_type)] if fp8_type is not None else []):
+        o, lse = hipasm.ops.flash_attn_fwd(fp8(q8), fp8(k8), fp8(v8), causal=True, return_lse=True,
+                                           k_descale=torch.tensor([0.05]), v_descale=0.1)
+        assert o.dtype == torch.bfloat16 and np.array_equal(o.view(torch.int16).numpy().view(np.uint16), ro)
+        assert np.array_equal(lse.numpy(), rl)
+
+
 def test_flash_attn_fwd_errors(sim):
     q = bf16_bits(np.ones((1, 4, 2, 96)))
     with pytest.raises(ValueError, match=r"flash_attn_fwd: head_dim = 96 \(q's last dimension\) must be 64 or 128"):
