@@ -4,8 +4,8 @@
 // descales, bf16 O) in hipasm-sim on gfx950 against plain C++: softmax attention in double of
 // the dequantized inputs (each code decoded from the e4m3fn definition, narrow_float_ref.hpp,
 // times its tensor's descale). Causal and not, tails, seqlen_q != seqlen_k, GQA, varlen batches
-// with 1-token and empty sequences, large scores, row maxima that grow along the keys; the
-// checker must report nothing.
+// with 1-token and empty sequences, large scores, row maxima that grow along the keys, top-left
+// masks with soft-capping; the checker must report nothing.
 //
 // Tolerance: |O - ref| <= 2^-4 max|V| + 2^-8 |ref| per element, |LSE - ref| <= 1e-3 (|ref| + 1).
 // The kernel rounds P to e4m3 before the PV product (relative error 2^-4 per term, all terms
@@ -104,8 +104,8 @@ void run(const attn_fwd_kernel_ref& k, const problem& pr) {
       const uint32_t hk = h / group;
       for (int i = 0; i < sq; ++i) {
         const size_t qi = (size_t(cq[b] + i) * pr.hq + h) * D;
-        // bottom-right causal: key j visible iff j <= i + sk - sq
-        const int visible = k.config.causal ? std::clamp(i + sk - sq + 1, 0, sk) : sk;
+        // bottom-right causal: key j visible iff j <= i + sk - sq; top-left: iff j <= i
+        const int visible = k.config.causal ? std::clamp(i + (k.config.top_left ? 0 : sk - sq) + 1, 0, sk) : sk;
         sc.assign(visible, 0.0);
         double mx = -INFINITY;
         for (int j = 0; j < visible; ++j) {
@@ -113,6 +113,7 @@ void run(const attn_fwd_kernel_ref& k, const problem& pr) {
           double dot = 0;
           for (uint32_t e = 0; e < D; ++e) dot += from_fp8(q[qi + e]) * qd * (from_fp8(kk[kj + e]) * kd);
           sc[j] = dot * scale;
+          if (k.config.soft_cap > 0) sc[j] = k.config.soft_cap * std::tanh(sc[j] / k.config.soft_cap);
           mx = std::max(mx, sc[j]);
         }
         double sum = 0;
@@ -147,6 +148,8 @@ const attn_fwd_kernel_ref w8{"attn_fp8_w8", fp8(8, 64, false)};
 const attn_fwd_kernel_ref w8c{"attn_fp8_causal_w8", fp8(8, 64, true)};
 const attn_fwd_kernel_ref w4c{"attn_fp8_causal_w4", fp8(4, 64, true)};
 const attn_fwd_kernel_ref w4{"attn_fp8_w4", fp8(4, 64, false)};
+const attn_fwd_kernel_ref tl_cap{"attn_fp8_tl_cap", {.head_dim = 128, .causal = true, .top_left = true, .waves = 4, .bn = 64,
+                                                     .soft_cap = 30.0f, .dtype = attn_dtype::fp8}};
 
 }  // namespace
 
@@ -178,6 +181,11 @@ TEST_CASE("attn_fwd fp8: large scores, row maxima that grow along the keys, scor
   run(w8, {.seqlens_q = {70}, .seqlens_k = {400}, .value_range = 2.0f, .key_ramp = 0.05f});
   run(w4c, {.seqlens_q = {90}, .seqlens_k = {200}, .value_range = 3.0f, .key_ramp = 0.03f});
   run(w8c, {.seqlens_q = {300, 260}, .seqlens_k = {300, 0}, .qk_offset = 1.0f});
+}
+
+TEST_CASE("attn_fwd fp8: causal aligned top-left with soft-capping (scores past the cap and near it)", "[attn]") {
+  run(tl_cap, {.seqlens_q = {40, 130}, .seqlens_k = {200, 70}, .value_range = 4.0f});  // sq < sk, sq > sk
+  run(tl_cap, {.seqlens_q = {1, 90, 0}, .seqlens_k = {5, 300, 7}, .hq = 2, .hkv = 1, .value_range = 2.0f, .key_ramp = 0.05f});
 }
 
 TEST_CASE("attn_fwd fp8: launch errors", "[attn]") {

@@ -11,3 +11,5 @@ HIPASM_ATTN_FWD_FP8_KERNEL(attn_fp8_causal_w8, (attn_fwd_config{.head_dim = 128,
 // 4 waves (no ping-pong)
 HIPASM_ATTN_FWD_FP8_KERNEL(attn_fp8_causal_w4, (attn_fwd_config{.head_dim = 128, .causal = true, .waves = 4, .bn = 64, .dtype = attn_dtype::fp8}))
 HIPASM_ATTN_FWD_FP8_KERNEL(attn_fp8_w4, (attn_fwd_config{.head_dim = 128, .causal = false, .waves = 4, .bn = 64, .dtype = attn_dtype::fp8}))
+// causal aligned top-left, with logit soft-capping
+HIPASM_ATTN_FWD_FP8_KERNEL(attn_fp8_tl_cap, (attn_fwd_config{.head_dim = 128, .causal = true, .top_left = true, .waves = 4, .bn = 64, .soft_cap = 30.0f, .dtype = attn_dtype::fp8}))
