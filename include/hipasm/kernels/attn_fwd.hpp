@@ -533,6 +533,7 @@ constexpr void attn_fwd_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_pt
 
   auto s = J.vgpr<f32>(KB, 16).named("s");     // tile t's scores (the QK accumulator)
   auto pe = J.vgpr<f32>(KB, 16).named("p_f32");  // tile t - 1's 2^(s c - m c)
+  if constexpr (F8) pe.aligned(2);  // (packed pairs: softmax_tail)
   // the same in bf16 pairs: PV's B operand (fp8: 64 keys a row, 4 a register)
   auto pb = J.vgpr<u32>(F8 ? KB / 2 : KB, 8).named("p");
   // V^T reads: a ring of VR b128 slots, each feeding the two MFMAs of one (16-key slice,
@@ -671,8 +672,15 @@ constexpr void attn_fwd_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_pt
   };
   auto softmax_tail = [&] {
     for (int i = NE - ND; i < NE; ++i) pe[i / 16][i % 16] = exp2(pe[i / 16][i % 16], {.flush_denormals = true});
-    psum = pe[0][0] + pe[0][1];
-    for (int i = 2; i < 16 * KB; ++i) psum = psum + pe[i / 16][i % 16];
+    if constexpr (F8) {  // (two sums in one packed register: half the adds; fp8's VALU is the bound)
+      auto ps2 = J.vgpr<f32>(2).aligned(2);
+      J.v_pk_add_f32(ps2, pe[0].slice(0, 2), pe[0].slice(2, 2));
+      for (int i = 4; i < 16 * KB; i += 2) J.v_pk_add_f32(ps2, ps2, pe[i / 16].slice(i % 16, 2));
+      psum = ps2[0] + ps2[1];
+    } else {
+      psum = pe[0][0] + pe[0][1];
+      for (int i = 2; i < 16 * KB; ++i) psum = psum + pe[i / 16][i % 16];
+    }
     lrow = lrow * alpha + psum;
     if constexpr (F8) {  // p <= 2^8: within e4m3's 448; 4 keys a register (see the V^T reads)
       modifiers hi;
