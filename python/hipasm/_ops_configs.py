@@ -238,6 +238,17 @@ def attn_fwd(head_dim, causal, op="flash_attn_fwd", dtype="bf16"):
                    "attn_fwd_config", f".head_dim = {head_dim}, {_mask_fields(c)}{field}, .waves = {w}, .bn = {bn}")]
 
 
+def attn_fwd_fp8(head_dim, causal, op="flash_attn_fwd"):
+    """attn_fwd.hpp's fp8 form (gfx950: OCP e4m3fn q, k, v): head_dim 128, 4 waves, 64-key tiles
+    (the bench's configuration); causal as causal_code takes it."""
+    if head_dim != 128:
+        raise _err(op, f"head_dim = {head_dim} (q's last dimension) must be 128 for fp8 q, k, v")
+    c = causal_code(causal, op)
+    return [Kernel(f"attn_fwd_fp8_d{head_dim}_w4_n64_c{c}", "HIPASM_ATTN_FWD_FP8_KERNEL", "attn_fwd.hpp",
+                   "attn_fwd_config", f".head_dim = {head_dim}, {_mask_fields(c)}, .dtype = attn_dtype::fp8, "
+                   ".waves = 4, .bn = 64")]
+
+
 def attn_bwd_dq(target, causal, max_seqlen_k):
     """The dQ mode of attn_bwd that runs faster (attn_bwd_launch.hpp's attn_bwd_dq_for): "recompute"
     (a dQ kernel of its own, no atomics) on gfx950 but for causal sequences up to 1024 keys, else

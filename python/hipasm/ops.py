@@ -25,6 +25,7 @@ the input's kind.
     dq, dk, dv = hipasm.ops.flash_attn_bwd(do, q, k, v, o, lse, causal=True)  from flash_attn_fwd's o and lse
 """
 import logging
+import math
 import os
 import re
 
@@ -57,6 +58,9 @@ _SIGNATURES.update({
                   "const float* v_scales",
     "attn_fwd": "uint16_t* o, float* lse, const uint16_t* q, const uint16_t* k, const uint16_t* v, const int* cu_q, "
                 "const int* cu_k, unsigned hq, unsigned hkv, unsigned batch, unsigned q_tiles, float scale_log2",
+    "attn_fwd_fp8": "uint16_t* o, float* lse, const uint8_t* q, const uint8_t* k, const uint8_t* v, const int* cu_q, "
+                    "const int* cu_k, unsigned hq, unsigned hkv, unsigned batch, unsigned q_tiles, float scale_log2, "
+                    "float v_descale",
     "attn_bwd": "float* dq_acc, uint16_t* dk, uint16_t* dv, const uint16_t* q, const uint16_t* k, const uint16_t* v, "
                 "const uint16_t* dout, const float* lse, const float* delta, const int* cu_q, const int* cu_k, "
                 "unsigned hq, unsigned hkv, unsigned batch, unsigned k_tiles, float scale_log2",
@@ -111,6 +115,7 @@ _PATTERNS = {
     "paged_attn": re.compile(r"paged_attn_bf16_d(\d+)_b(\d+)_g(\d+)_w(\d+)_p(\d+)$"),
     # (_f16: f16 tensors, else bf16)
     "attn_fwd": re.compile(r"attn_fwd_d(\d+)_w(\d+)_n(\d+)_c([012])(|_f16)$"),
+    "attn_fwd_fp8": re.compile(r"attn_fwd_fp8_d(\d+)_w(\d+)_n(\d+)_c([012])$"),
     # (_rc: the recompute dQ mode's kernels)
     "attn_bwd": re.compile(r"attn_bwd_d(\d+)_c([012])(|_rc)(|_f16)$"),
     "attn_bwd_odo": re.compile(r"attn_bwd_d(\d+)_c([012])(|_rc)(|_f16)_dot_do_o$"),
@@ -588,8 +593,20 @@ def _attn_packed(op, q, k, others, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max
     return q, k, others, cu_seqlens_q, cu_seqlens_k, batch, max_seqlen_q, max_seqlen_k, dense
 
 
+def _attn_fp8(op, name, t):
+    """t (uint8 bits or torch.float8_e4m3fn: gfx950's OCP e4m3fn) contiguous, as uint8."""
+    dt = str(getattr(t, "dtype", "")).replace("torch.", "")
+    if dt not in ("uint8", "float8_e4m3fn"):
+        raise TypeError(f"hipasm.ops.{op}: {name} must be fp8 like q (uint8 bits of OCP e4m3fn, or "
+                        f"torch.float8_e4m3fn), got {type(t).__name__} {dt}")
+    if _is_torch(t):
+        import torch
+        return t.view(torch.uint8).contiguous()
+    return _np().ascontiguousarray(t)
+
+
 def flash_attn_fwd(q, k, v, causal=False, softmax_scale=None, cu_seqlens_q=None, cu_seqlens_k=None,
-                   max_seqlen_q=None, return_lse=False):
+                   max_seqlen_q=None, return_lse=False, q_descale=None, k_descale=None, v_descale=None):
     """Flash attention forward, bf16 or f16 (flash-attention's flash_attn_func / flash_attn_varlen_func):
     O = softmax(softmax_scale * Q K^T) V per head, GQA / MQA (query head h reads KV head
     h // (num_heads / num_kv_heads)), causal masks aligned bottom-right (causal=True or
@@ -602,10 +619,31 @@ def flash_attn_fwd(q, k, v, causal=False, softmax_scale=None, cu_seqlens_q=None,
     int32 token offsets; lse [num_heads, total_q]. softmax_scale defaults to 1 / sqrt(head_dim);
     max_seqlen_q is read from cu_seqlens_q when not given. q, k and v all bf16 (torch.bfloat16,
     numpy uint16 bf16 bits) or all f16 (torch.float16, numpy float16; P and O rounded to f16 by
-    nearest even). Returns o (like q), or (o, lse f32) with return_lse."""
+    nearest even). Returns o (like q), or (o, lse f32) with return_lse.
+
+    fp8 (gfx950 devices: sim gpu="mi355x"): q, k, v OCP e4m3fn (uint8 bits, or
+    torch.float8_e4m3fn), head_dim 128, with per-tensor descales q_descale, k_descale, v_descale
+    (floats or one-element tensors, default 1: the real Q is q_descale * q); o is bf16."""
     op = "flash_attn_fwd"
-    (q, k, v), dt = _check_attn16(op, (("q", q), ("k", k), ("v", v)))
-    sfx = "_f16" if dt == "f16" else ""
+    fp8 = str(getattr(q, "dtype", "")).replace("torch.", "") in ("uint8", "float8_e4m3fn")
+    descales = (q_descale, k_descale, v_descale)
+    sfx = ""
+    if fp8:
+        if _target() != "gfx950":
+            raise ValueError(f"hipasm.ops.{op}: fp8 q, k, v (OCP e4m3fn) run on gfx950 devices (sim: gpu='mi355x'); "
+                             f"this device is {_target()}")
+        out_like = q
+        q, k, v = _attn_fp8(op, "q", q), _attn_fp8(op, "k", k), _attn_fp8(op, "v", v)
+        descales = tuple(1.0 if d is None else float(d) for d in descales)
+        for name, d in zip(("q_descale", "k_descale", "v_descale"), descales):
+            if not (d > 0 and math.isfinite(d)):
+                raise ValueError(f"hipasm.ops.{op}: {name} must be positive and finite, got {d}")
+    else:
+        if any(d is not None for d in descales):
+            raise ValueError(f"hipasm.ops.{op}: q_descale, k_descale and v_descale apply to fp8 q, k, v (these are "
+                             f"16-bit)")
+        (q, k, v), dt = _check_attn16(op, (("q", q), ("k", k), ("v", v)))
+        sfx = "_f16" if dt == "f16" else ""
     q, k, t, cu_seqlens_q, cu_seqlens_k, batch, max_seqlen_q, _, dense = _attn_packed(
         op, q, k, {"v": (v, "k")}, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k=0)
     v = t["v"]
@@ -616,20 +654,34 @@ def flash_attn_fwd(q, k, v, causal=False, softmax_scale=None, cu_seqlens_q=None,
     if hkv == 0 or hq % hkv:
         raise ValueError(f"hipasm.ops.{op}: num_kv_heads = {hkv} must divide num_heads = {hq}")
     code = _cfg.causal_code(causal, "flash_attn_fwd")
-    kern, (_, waves, _, _, _) = _find("attn_fwd", lambda c: c[0] == head_dim and c[3] == code and c[4] == sfx,
-                                      lambda: _cfg.attn_fwd(head_dim, causal, dtype=dt),
-                                      f"head_dim={head_dim} causal={causal!r} dtype={dt}")
+    if fp8:
+        kern, (_, waves, _, _) = _find("attn_fwd_fp8", lambda c: c[0] == head_dim and c[3] == code,
+                                       lambda: _cfg.attn_fwd_fp8(head_dim, causal),
+                                       f"head_dim={head_dim} causal={causal!r} fp8")
+    else:
+        kern, (_, waves, _, _, _) = _find("attn_fwd", lambda c: c[0] == head_dim and c[3] == code and c[4] == sfx,
+                                          lambda: _cfg.attn_fwd(head_dim, causal, dtype=dt),
+                                          f"head_dim={head_dim} causal={causal!r} dtype={dt}")
     if softmax_scale is None:
         softmax_scale = head_dim ** -0.5
     if not softmax_scale > 0:
         raise ValueError(f"hipasm.ops.{op}: softmax_scale must be positive, got {softmax_scale}")
-    o = _empty(q, tuple(q.shape))
+    if fp8:  # o bf16
+        if _is_torch(out_like):
+            import torch
+            o = torch.empty(tuple(q.shape), dtype=torch.bfloat16, device=out_like.device)
+        else:
+            o = _np().empty(tuple(q.shape), dtype="uint16")
+    else:
+        o = _empty(q, tuple(q.shape))
     lse = _zeros(q, (hq, total_q), "float32")
     bm = 32 * waves
     tiles = max(1, (int(max_seqlen_q) + bm - 1) // bm)
+    # (fp8: the q and k descales scale every score, folded into the softmax scale; v's scales o)
+    scale_log2 = float(softmax_scale) * (descales[0] * descales[1] if fp8 else 1.0) * 1.4426950408889634
     if total_q:
         kern((hq, tiles, batch), 64 * waves, o, lse, q, k, v, cu_seqlens_q, cu_seqlens_k, hq, hkv, batch, tiles,
-             float(softmax_scale) * 1.4426950408889634)
+             scale_log2, *((descales[2],) if fp8 else ()))
     if dense:
         o = o.reshape(batch, total_q // batch, hq, head_dim)
         lse = lse.reshape(hq, batch, total_q // batch).swapaxes(0, 1)

@@ -239,6 +239,66 @@ def test_flash_attn_fwd_varlen_numpy(sim):
     assert np.allclose(lse[fin], rl[fin], atol=1e-3)
 
 
+@pytest.mark.parametrize("causal", [False, True])
+def test_flash_attn_fwd_fp8_mi355x(causal):
+    """fp8 q, k, v (attn_fwd.hpp's fp8 form; gfx950, a sim MI355X: OCP e4m3fn, built on first use)
+    with per-tensor descales against f64 of the dequantized values (powers of 2: exact in bf16):
+    dense GQA, and packed sequences with an empty and a one-token one. P is rounded to e4m3 before
+    the PV product: O within 2^-4 max|V| (all p >= 0); the LSE from the f32 scores and sum."""
+    hipasm.device("sim", gpu="mi355x")
+    hq, hkv, d = 4, 2, 128
+    qd, kd, vd = 2.0 ** -5, 2.0 ** -4, 2.0 ** -6  # the codes of N(0, 1) values reach ~150 of e4m3fn's 448
+
+    def quant(shape, scale):
+        bits = fp8_bits(rng.standard_normal(shape) / scale, ocp=True)
+        return bits, bf16_bits(fp8_float(bits, ocp=True) * scale)
+
+    for cq, ck in ((None, None), (np.array([0, 5, 5, 45, 46], np.int32), np.array([0, 30, 31, 34, 100], np.int32))):
+        dense = cq is None
+        nq, nk = ((2, 40), (2, 70)) if dense else ((cq[-1],), (ck[-1],))
+        (q8, q), (k8, k), (v8, v) = quant((*nq, hq, d), qd), quant((*nk, hkv, d), kd), quant((*nk, hkv, d), vd)
+        o, lse = hipasm.ops.flash_attn_fwd(q8, k8, v8, causal=causal, cu_seqlens_q=cq, cu_seqlens_k=ck, return_lse=True,
+                                           q_descale=qd, k_descale=kd, v_descale=np.float32(vd))
+        assert o.shape == q8.shape and o.dtype == np.uint16
+        if dense:
+            cq, ck = np.arange(0, 3 * 40, 40), np.arange(0, 3 * 70, 70)
+            lse = lse.swapaxes(0, 1).reshape(hq, -1)
+        ro, rl = attn_reference(q.reshape(-1, hq, d), k.reshape(-1, hkv, d), v.reshape(-1, hkv, d), cq, ck, causal,
+                                d ** -0.5)
+        close_bf16(o.reshape(-1, hq, d), ro, extra=2.0 ** -4 * np.abs(bf16_float(v)).max())
+        assert np.array_equal(np.isinf(lse), np.isinf(rl))
+        fin = np.isfinite(rl)
+        assert np.allclose(lse[fin], rl[fin], atol=1e-3)
+    with pytest.raises(TypeError, match="flash_attn_fwd: k must be fp8 like q"):
+        hipasm.ops.flash_attn_fwd(q8, k, v8, cu_seqlens_q=cq, cu_seqlens_k=ck)
+    with pytest.raises(ValueError, match="flash_attn_fwd: v_descale must be positive"):
+        hipasm.ops.flash_attn_fwd(q8, k8, v8, cu_seqlens_q=cq, cu_seqlens_k=ck, v_descale=0.0)
+    with pytest.raises(ValueError, match="q_descale, k_descale and v_descale apply to fp8"):
+        hipasm.ops.flash_attn_fwd(q, k, v, cu_seqlens_q=cq, cu_seqlens_k=ck, q_descale=1.0)
+    hipasm.device("sim", gpu="mi300x")
+    with pytest.raises(ValueError, match="fp8 q, k, v \\(OCP e4m3fn\\) run on gfx950 devices"):
+        hipasm.ops.flash_attn_fwd(q8, k8, v8, cu_seqlens_q=cq, cu_seqlens_k=ck)
+
+
+def test_flash_attn_fwd_fp8_torch_mi355x():
+    """torch fp8 q, k, v (uint8 bits, and torch.float8_e4m3fn where this torch has it) and a
+    one-element tensor descale: the numpy call's o and lse, o torch.bfloat16."""
+    torch = pytest.importorskip("torch")
+    hipasm.device("sim", gpu="mi355x")
+    q8, k8, v8 = (fp8_bits(rng.standard_normal(s) * 20, ocp=True) for s in ((1, 33, 2, 128), (1, 50, 1, 128),
+                                                                           (1, 50, 1, 128)))
+    # (the f32 descale the tensor holds: the same scale_log2 bits)
+    ro, rl = hipasm.ops.flash_attn_fwd(q8, k8, v8, causal=True, return_lse=True, k_descale=np.float32(0.05),
+                                       v_descale=0.1)
+    t = torch.from_numpy
+    fp8_type = getattr(torch, "float8_e4m3fn", None)
+    for fp8 in [t] + ([lambda w: t(w).view(fp8_type)] if fp8_type is not None else []):
+        o, lse = hipasm.ops.flash_attn_fwd(fp8(q8), fp8(k8), fp8(v8), causal=True, return_lse=True,
+                                           k_descale=torch.tensor([0.05]), v_descale=0.1)
+        assert o.dtype == torch.bfloat16 and np.array_equal(o.view(torch.int16).numpy().view(np.uint16), ro)
+        assert np.array_equal(lse.numpy(), rl)
+
+
 def test_flash_attn_fwd_errors(sim):
     q = bf16_bits(np.ones((1, 4, 2, 96)))
     with pytest.raises(ValueError, match=r"flash_attn_fwd: head_dim = 96 \(q's last dimension\) must be 64 or 128"):

@@ -1,6 +1,6 @@
-// The library's flash attention forward: O = softmax(scale * Q K^T) V per head, bf16 (or f16:
-// config dtype) Q/K/V/O,
-// f32 log-sum-exp, online softmax, variable sequence lengths, GQA/MQA, causal or not.
+// The library's flash attention forward: O = softmax(scale * Q K^T) V per head, bf16 Q/K/V/O (or
+// f16: config dtype; or fp8 Q/K/V on gfx950: see fp8 below), f32 log-sum-exp, online softmax,
+// variable sequence lengths, GQA/MQA, causal or not.
 //
 //   // a .hip file compiled by hipasm_add_code_object:
 //   HIPASM_ATTN_FWD_KERNEL(my_attn, (hipasm::kernels::attn_fwd_config{.head_dim = 128, .causal = true}))
@@ -56,10 +56,19 @@
 // bf16 ones' lane layouts; P (<= 256, see softmax_head) and O rounded to nearest even
 // (detail::attn_pack2: gfx950 v_cvt_pk_f16_f32, gfx942 v_cvt_f16_f32 and its SDWA high-half form).
 //
+// fp8 (gfx950; config dtype = attn_dtype::fp8, HIPASM_ATTN_FWD_FP8_KERNEL): OCP e4m3fn Q/K/V
+// with per-tensor f32 descales, bf16 O. Both products on v_mfma_f32_32x32x64_f8f6f4 (a lane
+// half's 32 k of an operand are 32 consecutive dims of Q and K, read as two b128: the MFMA's k
+// order permuted alike for A and B); V^T by ds_read_b64_tr_b8 (see the V^T addresses); P rounded
+// to e4m3 by v_cvt_pk_fp8_f32 (p <= 2^8 < 448: the reference max moves by 2^8 at most), its sum
+// l in f32 from the unrounded p (the LSE exact to f32). The launch folds the q and k descales
+// into the softmax scale; v's multiplies 1 / l.
+//
 // Softmax in base 2: c = scale * log2(e) (the launch computes it), p = 2^(s c - m c) by a bare
 // v_exp_f32 (argument <= 0), the running max m and sum l per query; tiles past the last one
 // fully inside the mask (the causal diagonal, the seqlen_k tail) are masked by a comparison.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <string_view>
@@ -75,7 +84,8 @@ struct attn_fwd_config {
   uint32_t head_dim = 128;  // 64 or 128
   bool causal = false;      // causal mask, aligned bottom-right (or top-left: top_left)
   bool top_left = false;    // causal: query i sees keys j <= i (not j <= i + seqlen_k - seqlen_q)
-  attn_dtype dtype = attn_dtype::bf16;  // Q, K, V and O: bf16 or f16
+  attn_dtype dtype = attn_dtype::bf16;  // Q, K, V and O: bf16 or f16; or fp8 Q, K, V (OCP e4m3fn with
+                                        // per-tensor f32 descales, gfx950 only; HIPASM_ATTN_FWD_FP8_KERNEL)
   uint32_t waves = 8;       // waves per workgroup, 32 queries each
   uint32_t bn = 64;         // keys per tile (a multiple of 32)
   uint32_t xcds = 8;        // XCDs the dispatcher deals workgroups to (MI300X: 8; 1: no remap)
@@ -88,7 +98,8 @@ struct attn_fwd_config {
     return q_tiles(max_seqlen_q) > 0 ? q_tiles(max_seqlen_q) : 1;
   }
   // K and V^T, two buffers each (the 64 KiB check; gfx950 with 8 waves takes three each, in 160 KiB)
-  constexpr uint32_t lds_bytes() const { return 2 * 2 * bn * head_dim * 2; }
+  constexpr uint32_t elem_bytes() const { return dtype == attn_dtype::fp8 ? 1 : 2; }
+  constexpr uint32_t lds_bytes() const { return 2 * 2 * bn * head_dim * elem_bytes(); }
 };
 
 namespace detail {
@@ -100,9 +111,16 @@ constexpr const char* attn_fwd_config_error(const attn_fwd_config& c) {
   if (c.bn != 32 && c.bn != 64 && c.bn != 128) return "attn_fwd: bn (keys per tile) must be 32, 64 or 128";
   if (c.top_left && !c.causal) return "attn_fwd: top_left aligns the causal mask: it needs causal = true";
   if (!(c.soft_cap >= 0) || c.soft_cap > 1e30f) return "attn_fwd: soft_cap must be 0 (off) or positive and finite";
-  if (c.lds_bytes() > 65536) return "attn_fwd: the K and V tiles (2 x 2 x bn x head_dim, 2 bytes each) exceed 64 KiB of LDS";
+  if (c.lds_bytes() > 65536) return "attn_fwd: the K and V tiles (2 x 2 x bn x head_dim elements) exceed 64 KiB of LDS";
   if (c.bm() * c.head_dim * 2 > 65536)
     return "attn_fwd: the Q / O tile (32 x waves rows x head_dim, 2 bytes each) exceeds 64 KiB of LDS";
+  if (c.dtype == attn_dtype::fp8) {
+    if (c.head_dim != 128) return "attn_fwd: fp8 takes head_dim 128";
+    // (bn 128: the scores, K and O of a lane exceed 256 VGPRs)
+    if (c.bn != 64) return "attn_fwd: fp8 takes bn (keys per tile) 64 (one 64-key MFMA of P)";
+    if (c.waves > 8)
+      return "attn_fwd: fp8 takes 1 to 8 waves (a K / V tile, 64 x 128 bytes, in whole 16-byte DMA steps)";
+  }
   return nullptr;
 }
 
@@ -115,15 +133,30 @@ constexpr lds_layout attn_qo_layout(const attn_fwd_config& c) {
 // Bits 2 and 3 of a key index swapped: V^T column of key j (see the header comment).
 constexpr uint32_t attn_key_col(uint32_t j) { return (j & ~12u) | ((j >> 1) & 4u) | ((j << 1) & 8u); }
 
-}  // namespace detail
+// fp8 Q/K/V take gfx950: the OCP e4m3fn MFMA v_mfma_f32_32x32x64_f8f6f4, the transposing LDS
+// reads (V^T) and 16-byte LDS-DMA (gfx942's fp8 MFMAs are fnuz, a different format).
+constexpr bool attn_fwd_fp8_target_ok() {
+  return find_mfma_atom("v_mfma_f32_32x32x64_f8f6f4") != nullptr && hipasm::detail::features().has_ds_read_tr &&
+         hipasm::detail::features().has_lds_dma_x4;
+}
 
-template <attn_fwd_config C>
-constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_ptr, arg<const uint16_t*> q_ptr,
-                               arg<const uint16_t*> k_ptr, arg<const uint16_t*> v_ptr, arg<const int*> cu_q,
-                               arg<const int*> cu_k, arg<unsigned> num_q_heads, arg<unsigned> num_kv_heads,
-                               arg<unsigned> batch, arg<unsigned> q_tiles, arg<float> scale_log2) {
+// fp8: the Q and K/V tiles in LDS, rows of head_dim bytes, 16-byte chunks XOR-swizzled by row % 8.
+constexpr lds_layout attn_fp8_layout(uint32_t rows, uint32_t cols) {
+  return {.rows = rows, .cols = cols, .elem_bytes = 1, .swz_chunk = 16, .swz_groups = 8};
+}
+
+// The kernel for every dtype: In the Q/K/V element (uint16_t bf16 or f16, uint8_t fp8); v_descale
+// (fp8) multiplies O (the q and k descales are in scale_log2).
+template <attn_fwd_config C, class In>
+constexpr void attn_fwd_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_ptr, arg<const In*> q_ptr,
+                             arg<const In*> k_ptr, arg<const In*> v_ptr, arg<const int*> cu_q, arg<const int*> cu_k,
+                             arg<unsigned> num_q_heads, arg<unsigned> num_kv_heads, arg<unsigned> batch,
+                             arg<unsigned> q_tiles, arg<float> scale_log2, arg<float> v_descale) {
   static_assert(detail::attn_fwd_config_error(C) == nullptr,
                 std::string_view(detail::attn_fwd_config_error(C) ? detail::attn_fwd_config_error(C) : ""));
+  constexpr bool F8 = C.dtype == attn_dtype::fp8;
+  constexpr uint32_t EB = C.elem_bytes();  // bytes of a Q/K/V element
+  static_assert(sizeof(In) == EB);
   constexpr uint32_t D = C.head_dim, BN = C.bn, T = C.threads(), BM = C.bm();
   constexpr int DB = static_cast<int>(D / 32);   // 32-dim blocks of O^T
   constexpr int KB = static_cast<int>(BN / 32);  // 32-key blocks of S^T
@@ -166,17 +199,38 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   auto [qse, kse, totq, sq, sk] = detail::varlen_sequence(J, cu_q, cu_k, batch, bidx);
   auto m0 = J.sgpr<i32>();
 
-  auto [kv_head, q_stride, kv_stride] = detail::varlen_heads<D>(J, head, num_q_heads, num_kv_heads);
+  auto [kv_head, q_stride, kv_stride] = detail::varlen_heads<D, EB>(J, head, num_q_heads, num_kv_heads);
   // Buffers from this sequence's first token and this head, sized to the sequence: rows past it
   // read zeros and their stores are dropped.
-  auto nrec = J.sgpr<u32>(), shift = J.sgpr<u32>();
-  nrec = sq.as<u32>() * q_stride;
-  auto Qb = make_buffer(J, q_ptr, nrec);
-  auto Ob = make_buffer(J, o_ptr, nrec);
-  shift = qse[0] * q_stride + head * (D * 2);
-  Qb.shift_base(shift);
-  Ob.shift_base(shift);
-  auto [Kb, Vb] = detail::varlen_kv_buffers<D>(J, sk, kse[0], kv_stride, kv_head, k_ptr, v_ptr);
+  // (fp8: O, bf16, has rows twice as long as Q's)
+  auto o_stride = J.sgpr<u32>();
+  auto [Qb, Ob] = [&] {
+    auto nrec = J.sgpr<u32>(), shift = J.sgpr<u32>();
+    nrec = sq.as<u32>() * q_stride;
+    auto Qb = make_buffer(J, q_ptr, nrec);
+    if constexpr (F8) {
+      shift = qse[0] * q_stride + head * D;
+      Qb.shift_base(shift);
+      auto nreco = J.sgpr<u32>(), shifto = J.sgpr<u32>();
+      o_stride = num_q_heads * (D * 2);
+      nreco = sq.as<u32>() * o_stride;
+      auto Ob = make_buffer(J, o_ptr, nreco);
+      shifto = qse[0] * o_stride + head * (D * 2);
+      Ob.shift_base(shifto);
+      return std::array<buffer, 2>{Qb, Ob};
+    } else {
+      auto Ob = make_buffer(J, o_ptr, nrec);
+      shift = qse[0] * q_stride + head * (D * 2);
+      Qb.shift_base(shift);
+      Ob.shift_base(shift);
+      return std::array<buffer, 2>{Qb, Ob};
+    }
+  }();
+  const auto& ostride = [&]() -> const auto& {
+    if constexpr (F8) return o_stride;
+    else return q_stride;
+  }();
+  auto [Kb, Vb] = detail::varlen_kv_buffers<D, EB>(J, sk, kse[0], kv_stride, kv_head, k_ptr, v_ptr);
   auto [Lb] = detail::varlen_row_buffers(J, sq, head, totq, qse[0], lse_ptr);
 
   // The query tile: rows m0 .. m0 + BM - 1 of the sequence.
@@ -216,28 +270,53 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   // RPI k + L / CPR, i.e. 8 whole cache lines, where a load or store in the MFMA layout (a
   // lane's 16 or 8 bytes of its own query's row) touches 32 and queues them on the address path.
   // each(k, LDS row, LDS column, byte offset in Q / O).
-  constexpr uint32_t CPR = D / 8, RPI = 64 / CPR;  // 16-byte chunks per row, rows per instruction
-  static_assert(32 / RPI == DS);
-  auto whole_rows = [&](auto&& each) {  // (from tid: see the epilogue)
+  // elem: the tensor's element bytes (std::integral_constant), stride: its bytes a token.
+  auto whole_rows = [&](auto elem, const auto& stride, auto&& each) {  // (from tid: see the epilogue)
+    constexpr uint32_t E = decltype(elem)::value, EPC = 16 / E;  // element bytes, elements a chunk
+    constexpr uint32_t CPR = D * E / 16, RPI = 64 / CPR, NI = 32 / RPI;  // chunks a row, rows an instruction
     auto srow = J.vgpr<u32>(), scol = J.vgpr<u32>(), goff = J.vgpr<u32>();
     srow = (tid >> 6) * 32u + ((tid & 63u) >> hipasm::detail::log2u(CPR));
-    scol = (tid & (CPR - 1)) << 3;
-    goff = (srow + m0.as<u32>()) * q_stride + (scol << 1);
-    for (int k = 0; k < DS; ++k) {
-      each(k, srow + static_cast<uint32_t>(k) * RPI, multiple_of(scol, 8), goff);
-      if (k + 1 < DS) goff = goff + q_stride * RPI;
+    scol = (tid & (CPR - 1)) << hipasm::detail::log2u(EPC);
+    if constexpr (E == 1) goff = (srow + m0.as<u32>()) * stride + scol;
+    else goff = (srow + m0.as<u32>()) * stride + (scol << hipasm::detail::log2u(E));
+    for (uint32_t k = 0; k < NI; ++k) {
+      each(static_cast<int>(k), srow + k * RPI, multiple_of(scol, EPC), goff);
+      if (k + 1 < NI) goff = goff + stride * RPI;
     }
   };
   lds_pool pool(J);
 
   // ---- Q rows of this wave: lane (i, h) holds dims 16p + 8h .. + 7 of query i, p < D / 16;
   // through LDS (whole_rows), which the K/V tiles reuse after a barrier ----
-  auto qf = J.vgpr<u32>(DS, 4);
+  // fp8: lane (i, h) holds dims 64p + 32h .. + 31 of query i (an MFMA's 32 k), p < D / 64
+  constexpr int NQS = F8 ? static_cast<int>(D / 64) : DS;  // QK^T slices (MFMAs a 32-key block)
+  auto qf = J.vgpr<u32>(NQS, F8 ? 8 : 4);
   pool.scope([&] {
+    if constexpr (F8) {
+      const lds_view QS = pool.view(detail::attn_fp8_layout(BM, D));
+      auto part = [&](int k) { return qf[k / 2].slice(4 * (k % 2), 4); };  // (16-byte staging pieces)
+      const std::integral_constant<uint32_t, 1> e1;
+      whole_rows(e1, q_stride, [&](int k, const auto&, const auto&, const auto& goff) { Qb.load(part(k), at(goff)); });
+      J.s_waitcnt(vmcnt(0));
+      whole_rows(e1, q_stride,
+                 [&](int k, const auto& row, const auto& col, const auto&) { QS.store(part(k), row, col); });
+      J.s_waitcnt(lgkmcnt(0));  // (each wave reads only the rows it wrote)
+      auto qr = J.vgpr<u32>(), qc = J.vgpr<u32>();
+      qr = wave * 32u + l32;
+      for (int p = 0; p < NQS; ++p)
+        for (int e = 0; e < 2; ++e) {
+          qc = (half << 5) + static_cast<uint32_t>(64 * p + 16 * e);
+          QS.load(qf[p].slice(4 * e, 4), qr, multiple_of(qc, 16));
+        }
+      J.s_waitcnt(lgkmcnt(0));
+      J.s_barrier();
+      return;
+    }
     const lds_view QS = pool.view(detail::attn_qo_layout(C));
-    whole_rows([&](int k, const auto&, const auto&, const auto& goff) { Qb.load(qf[k], at(goff)); });
+    const std::integral_constant<uint32_t, 2> e2;
+    whole_rows(e2, q_stride, [&](int k, const auto&, const auto&, const auto& goff) { Qb.load(qf[k], at(goff)); });
     J.s_waitcnt(vmcnt(0));
-    whole_rows([&](int k, const auto& row, const auto& col, const auto&) { QS.store(qf[k], row, col); });
+    whole_rows(e2, q_stride, [&](int k, const auto& row, const auto& col, const auto&) { QS.store(qf[k], row, col); });
     J.s_waitcnt(lgkmcnt(0));  // (each wave reads only the rows it wrote)
     auto c8 = J.vgpr<u32>();
     c8 = half << 3;
@@ -251,11 +330,14 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   // rows; the loop body is emitted once: the buffer it reads and the one it fills are chosen at
   // run time (read addresses moved by one buffer each tile, the K DMA by lds_shift, the V^T
   // writes by their row coordinate) ------------------------------------------------------------
-  constexpr lds_layout LK = detail::gemm_tile_layout(BN, D), LV = detail::gemm_tile_layout(D, BN);
-  constexpr lds_layout LK2 = detail::gemm_tile_layout(2 * BN, D), LV2 = detail::gemm_tile_layout(2 * D, BN);
+  constexpr lds_layout LK = F8 ? detail::attn_fp8_layout(BN, D) : detail::gemm_tile_layout(BN, D),
+                       LV = detail::gemm_tile_layout(D, BN);
+  constexpr lds_layout LK2 = F8 ? detail::attn_fp8_layout(2 * BN, D) : detail::gemm_tile_layout(2 * BN, D),
+                       LV2 = detail::gemm_tile_layout(2 * D, BN);
   // gfx950 (transposing LDS reads and 16-byte LDS-DMA): V tiles are stored as they are in
   // memory, [key][dim] in K's layout, by DMA like K, and read as V^T by ds_read_b64_tr_b16
   constexpr bool TR = hipasm::detail::features().has_ds_read_tr && hipasm::detail::features().has_lds_dma_x4;
+  static_assert(TR || !F8);
   // PP (gfx950, 8 waves: two a SIMD): the two waves of a SIMD run half an iteration apart
   // (ping-pong; see step), which takes three K and three V buffers (gfx950's 160 KiB of LDS)
   constexpr bool PP = TR && C.waves == 8;
@@ -373,21 +455,41 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   // keys of the S^T accumulator registers the B operand takes (see mfma_pv). The swizzle XORs
   // chunk bits 0-2 with the row's low 3 bits, fixed per lane (16 p + 8 r keeps them), and bit 2
   // of the chunk is bit 0 of db: one register for even db, one for odd; db / 2 is an offset.
-  constexpr int NVA = TR ? 2 : NS;
-  lds_addr k_addr[DS], v_addr[NVA];
-  gpr<u32> k_reg[DS], v_reg[NVA];
+  // fp8: K rows l32 + 32 kb, dims 64 (p / 2) + 32 h + 16 (p % 2) (two b128 reads a slice); V^T
+  // through ds_read_b64_tr_b8, one address a 32-dim block (see below)
+  constexpr int NVA = F8 ? DB : TR ? 2 : NS, NKA = F8 ? 2 * NQS : DS;
+  lds_addr k_addr[NKA], v_addr[NVA];
+  gpr<u32> k_reg[NKA], v_reg[NVA];
   auto own = [&](lds_addr& a, gpr<u32>& r) {
     r.rebind(J.vgpr<u32>());
     r = hipasm::detail::u32_view(J.self(), a.reg);
     a.reg = r.to_operand();
   };
-  for (int p = 0; p < DS; ++p) {
+  for (int p = 0; p < NKA; ++p) {
     auto c = J.vgpr<u32>();
-    c = c8 + 16 * p;
-    k_addr[p] = KK.addr(l32, multiple_of(c, 8));
+    if constexpr (F8) c = (half << 5) + static_cast<uint32_t>(64 * (p / 2) + 16 * (p % 2));
+    else c = c8 + 16 * p;
+    k_addr[p] = KK.addr(l32, multiple_of(c, F8 ? 16 : 8));
     own(k_addr[p], k_reg[p]);
   }
-  if constexpr (TR) {
+  // fp8 (ds_read_b64_tr_b8: lane s of 16-lane group g receives byte s of the 8 bytes that lanes
+  // 2n + s / 8 of the group address, n = 0 .. 7): P^T's lane half h holds, in byte b of its
+  // register v (of one 64-key block), key 32 (v / 4) + 8 (v % 4) + 4 h + b (softmax_tail); so
+  // read m (registers 2m, 2m + 1) of that block takes keys 16 m + 8 (n / 4) + 4 h + n % 4:
+  // lane s addresses key row 8 (n / 4) + 4 h + n % 4 (n = s / 2; + 16 m in offset:) and dims
+  // 32 db + 16 (g % 2) + 8 (s % 2), and receives dim 32 db + l32. The swizzle XORs the chunk
+  // (bits 1, 2: db) with the row's low bits: one register a block.
+  if constexpr (F8) {
+    auto vr = J.vgpr<u32>(), vc = J.vgpr<u32>(), n = J.vgpr<u32>();
+    n = (lane & 15u) >> 1;
+    vr = ((n >> 2) << 3) + (half << 2) + (n & 3u);
+    for (int db = 0; db < DB; ++db) {
+      vc = ((lane & 16u) + ((lane & 1u) << 3)) + 32u * static_cast<uint32_t>(db);
+      v_addr[db] = V0.addr(vr, multiple_of(vc, 8));
+      v_reg[db].rebind(J.vgpr<u32>());
+      v_reg[db] = hipasm::detail::u32_view(J.self(), v_addr[db].reg) + static_cast<uint32_t>(v_addr[db].k);
+    }
+  } else if constexpr (TR) {
     auto vr = J.vgpr<u32>(), vc = J.vgpr<u32>();
     vr = (half << 2) + ((lane & 15u) >> 2);
     for (int e = 0; e < 2; ++e) {
@@ -428,15 +530,18 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
 
   auto s = J.vgpr<f32>(KB, 16).named("s");     // tile t's scores (the QK accumulator)
   auto pe = J.vgpr<f32>(KB, 16).named("p_f32");  // tile t - 1's 2^(s c - m c)
-  auto pb = J.vgpr<u32>(KB, 8).named("p");       // the same in 16-bit pairs: PV's B operand
+  if constexpr (F8) pe.aligned(2);  // (packed pairs: softmax_tail)
+  // the same in 16-bit pairs: PV's B operand (fp8: 64 keys a row, 4 a register)
+  auto pb = J.vgpr<u32>(F8 ? KB / 2 : KB, 8).named("p");
   // V^T reads: a ring of VR b128 slots, each feeding the two MFMAs of one (16-key slice,
   // 32-dim block) item of PV; VR - 1 reads ahead (the registers a second full slice would
   // take are what lets the pipelined loop fit 256 VGPRs at 8 waves)
-  constexpr int VR = 4, NV = NS * DB;
+  constexpr int VR = F8 ? 3 : 4, NV = F8 ? static_cast<int>(BN / 64) * DB : NS * DB;
   // K reads: a ring of KR slots of KB b128 each, KR - 1 k-slices ahead (TR: the registers the
   // V^T staging no longer takes hide the LDS latency behind two slices' MFMAs)
-  constexpr int KR = TR ? 3 : 2;
-  auto kf = J.vgpr<u32>(KR * KB, 4), vf = J.vgpr<u32>(VR, 4);
+  // (fp8: every slice's reads issued at once)
+  constexpr int KR = F8 ? NQS + 1 : TR ? 3 : 2, KSL = KR < NQS ? KR : NQS;
+  auto kf = J.vgpr<u32>(KSL * KB, F8 ? 8 : 4), vf = J.vgpr<u32>(VR, F8 ? 8 : 4);
   // kt: the key tile of the iteration, k0 its first key
   auto kt = J.sgpr<i32>(), k0 = J.sgpr<i32>();
   auto tile_bytes = J.sgpr<u32>();
@@ -449,14 +554,25 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   auto tile_key = [&](const gpr<i32>& k) { k0 = k * static_cast<int32_t>(BN); };
 
   auto read_k = [&](int p) {
+    if constexpr (F8) {
+      for (int kb = 0; kb < KB; ++kb)
+        for (int e = 0; e < 2; ++e) KK.load(kf[(p % KR) * KB + kb].slice(4 * e, 4), k_addr[2 * p + e], 32 * kb, 0);
+      return;
+    }
     for (int kb = 0; kb < KB; ++kb) KK.load(kf[(p % KR) * KB + kb], k_addr[p], 32 * kb, 0);
   };
+  constexpr const mfma_atom* F8A = find_mfma_atom("v_mfma_f32_32x32x64_f8f6f4");  // (fp8 e4m3: cbsz = blgp = 0)
   // gfx950's double-K atom (v_mfma_f32_32x32x16_bf16: lane half h holds k 8h..8h+7) takes both
   // halves of a slice in one MFMA: its k order is the two 32x32x8 MFMAs' in sequence, for A and
   // B alike (QK: the b128 reads; PV: V^T's slot and the two 8-key groups of P it pairs with).
   constexpr const mfma_atom* DK = detail::attn_dk_atom<C.dtype>();
   auto mfma_qk = [&](int p) {
-    if constexpr (DK != nullptr) {
+    if constexpr (F8) {
+      for (int kb = 0; kb < KB; ++kb)
+        if (p == 0) mfma_run(J, *F8A, s[kb], kf[kb], qf[0], 0);
+        else mfma_run(J, *F8A, s[kb], kf[(p % KR) * KB + kb], qf[p], s[kb]);
+      return;
+    } else if constexpr (DK != nullptr) {
       for (int kb = 0; kb < KB; ++kb)
         if (p == 0) mfma_run(J, *DK, s[kb], kf[kb], qf[0], 0);  // (the tile's first product starts from 0)
         else mfma_run(J, *DK, s[kb], kf[(p % KR) * KB + kb], qf[p], s[kb]);
@@ -469,9 +585,15 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
         else
           detail::attn_mfma_x8<C.dtype>(J, s[kb], kf[(p % 2) * KB + kb].slice(2 * e, 2), qf[p].slice(2 * e, 2), s[kb]);
   };
-  constexpr uint32_t LPI = TR ? 2 : 1;  // LDS reads a PV item
-  auto read_v = [&](int i) {  // item i: slice i / DB, block i % DB
-    if constexpr (TR) {
+  constexpr uint32_t LPI = F8 ? 4 : TR ? 2 : 1;  // LDS reads a PV item
+  auto read_v = [&](int i) {  // item i: slice i / DB, block i % DB (fp8: 64-key block i / DB)
+    if constexpr (F8) {
+      const int c = i / DB, db = i % DB;
+      for (int m = 0; m < 4; ++m)
+        J.ds_read_b64_tr_b8(vf[i % VR].slice(2 * m, 2), v_reg[db],
+                            {.offset = static_cast<int32_t>(LK.row_stride() * 16 * (4 * c + m))});
+      return;
+    } else if constexpr (TR) {
       const int p = i / DB, db = i % DB;
       for (int r = 0; r < 2; ++r)
         J.ds_read_b64_tr_b16(vf[i % VR].slice(2 * r, 2), v_reg[db % 2],
@@ -482,7 +604,10 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   };
   auto mfma_pv = [&](int i) {
     const int p = i / DB, db = i % DB;
-    if constexpr (DK != nullptr) {  // 8-key groups 2p, 2p + 1: P registers 4 (p % 2) .. + 3 of block p / 2
+    if constexpr (F8) {
+      mfma_run(J, *F8A, o[db], vf[i % VR], pb[p], o[db]);
+      return;
+    } else if constexpr (DK != nullptr) {  // 8-key groups 2p, 2p + 1: P registers 4 (p % 2) .. + 3 of block p / 2
       mfma_run(J, *DK, o[db], vf[i % VR], pb[p / 2].slice(4 * (p % 2), 4), o[db]);
       return;
     }
@@ -544,9 +669,27 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   };
   auto softmax_tail = [&] {
     for (int i = NE - ND; i < NE; ++i) pe[i / 16][i % 16] = exp2(pe[i / 16][i % 16], {.flush_denormals = true});
-    psum = pe[0][0] + pe[0][1];
-    for (int i = 2; i < 16 * KB; ++i) psum = psum + pe[i / 16][i % 16];
+    if constexpr (F8) {  // (two sums in one packed register: half the adds; fp8's VALU is the bound)
+      auto ps2 = J.vgpr<f32>(2).aligned(2);
+      J.v_pk_add_f32(ps2, pe[0].slice(0, 2), pe[0].slice(2, 2));
+      for (int i = 4; i < 16 * KB; i += 2) J.v_pk_add_f32(ps2, ps2, pe[i / 16].slice(i % 16, 2));
+      psum = ps2[0] + ps2[1];
+    } else {
+      psum = pe[0][0] + pe[0][1];
+      for (int i = 2; i < 16 * KB; ++i) psum = psum + pe[i / 16][i % 16];
+    }
     lrow = lrow * alpha + psum;
+    if constexpr (F8) {  // p <= 2^8: within e4m3's 448; 4 keys a register (see the V^T reads)
+      modifiers hi;
+      hi.op_sel = 4;  // op_sel:[0,0,1]: the high word (the low one kept)
+      for (int kb = 0; kb < KB; ++kb)
+        for (int r = 0; r < 16; r += 4) {
+          auto d = pb[kb / 2][4 * (kb % 2) + r / 4];
+          J.v_cvt_pk_fp8_f32(d, pe[kb][r], pe[kb][r + 1]);
+          J.v_cvt_pk_fp8_f32(d, pe[kb][r + 2], pe[kb][r + 3], hi);
+        }
+      return;
+    }
     for (int kb = 0; kb < KB; ++kb)
       for (int r = 0; r < 16; r += 2) {
         if constexpr (C.dtype == attn_dtype::f16)  // (in place)
@@ -578,11 +721,11 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     for (int i = 0; i + 1 < VR && i < NV; ++i) read_v(i);
   };
   auto qk = [&] {  // S^T(t) = K(t) Q^T
-    for (int p = 0; p + 1 < KR && p < DS; ++p) read_k(p);
-    for (int p = 0; p < DS; ++p) {
-      const int later = KR - 2 < DS - 1 - p ? KR - 2 : DS - 1 - p;  // reads issued after slice p's
-      J.s_waitcnt(lgkmcnt(static_cast<uint32_t>(KB * later)));
-      if (p + KR - 1 < DS) read_k(p + KR - 1);
+    for (int p = 0; p + 1 < KR && p < NQS; ++p) read_k(p);
+    for (int p = 0; p < NQS; ++p) {
+      const int later = KR - 2 < NQS - 1 - p ? KR - 2 : NQS - 1 - p;  // reads issued after slice p's
+      J.s_waitcnt(lgkmcnt(static_cast<uint32_t>((F8 ? 2 * KB : KB) * later)));
+      if (p + KR - 1 < NQS) read_k(p + KR - 1);
       mfma_qk(p);
     }
   };
@@ -660,7 +803,7 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
       // every ring one buffer on
       kdir = select(kr == 2 * KBUF, 0u - 2 * KBUF, KBUF);
       vdir = select(vr == 2 * KBUF, 0u - 2 * KBUF, KBUF);
-      for (int p = 0; p < DS; ++p) k_reg[p] = k_reg[p] + kdir;
+      for (int p = 0; p < NKA; ++p) k_reg[p] = k_reg[p] + kdir;
       for (int p = 0; p < NVA; ++p) v_reg[p] = v_reg[p] + vdir;
       ring_next(kr);
       ring_next(vr);
@@ -689,7 +832,7 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     J.s_waitcnt(lgkmcnt(0));
     J.s_barrier();
     // swap the buffers: reads to the one just filled, fills to the one just read
-    for (int p = 0; p < DS; ++p) k_reg[p] = k_reg[p] + kdir;
+    for (int p = 0; p < NKA; ++p) k_reg[p] = k_reg[p] + kdir;
     for (int p = 0; p < NVA; ++p) v_reg[p] = v_reg[p] + vdir;
     for (uint32_t s = 0; s < US; ++s) vrow[s] = vrow[s] + vrdir;
     if constexpr (TR) vnext = vnext ^ VBUF;
@@ -771,6 +914,7 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   auto ltot = J.vgpr<f32>(), inv = J.vgpr<f32>();
   ltot = lrow + shuffle_xor(J, lrow, 32, {.all_lanes_active = true});
   inv = select(ltot > 0.0f, rcp(ltot, {.flush_denormals = true}), 0.0f);  // (l >= 1: the max's p is >= 1)
+  if constexpr (F8) inv = inv * v_descale;
   pool.free(vref);
   pool.free(kref);
   const lds_view OS = pool.view(detail::attn_qo_layout(C));
@@ -783,14 +927,16 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
       for (int g = 0; g < 4; ++g) {
         // registers 4g .. 4g + 3: dims 32 db + 8 g + 4 h .. + 3
         for (int c = 0; c < 2; ++c)
-          detail::attn_pack2<C.dtype>(J, ov[c], o[db][4 * g + 2 * c] * inv, o[db][4 * g + 2 * c + 1] * inv);
+          detail::attn_pack2<F8 ? attn_dtype::bf16 : C.dtype>(J, ov[c], o[db][4 * g + 2 * c] * inv,
+                                                                o[db][4 * g + 2 * c + 1] * inv);  // (fp8: O bf16)
         OS.store(ov, orow, multiple_of(ocol, 4) + (32 * db + 8 * g));
       }
   }
   {
     auto ob = J.vgpr<u32>(4);
     J.s_waitcnt(lgkmcnt(0));  // (each wave reads only the rows it wrote)
-    whole_rows([&](int, const auto& row, const auto& col, const auto& goff) {
+    const std::integral_constant<uint32_t, 2> e2;
+    whole_rows(e2, ostride, [&](int, const auto& row, const auto& col, const auto& goff) {
       OS.load(ob, row, col);
       J.s_waitcnt(lgkmcnt(0));
       Ob.store(ob, at(goff));
@@ -811,6 +957,34 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   J.If(m0 < sq, query_tile);
 }
 
+}  // namespace detail
+
+template <attn_fwd_config C>
+constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_ptr, arg<const uint16_t*> q_ptr,
+                               arg<const uint16_t*> k_ptr, arg<const uint16_t*> v_ptr, arg<const int*> cu_q,
+                               arg<const int*> cu_k, arg<unsigned> num_q_heads, arg<unsigned> num_kv_heads,
+                               arg<unsigned> batch, arg<unsigned> q_tiles, arg<float> scale_log2) {
+  static_assert(C.dtype != attn_dtype::fp8, "attn_fwd_kernel takes 16-bit Q/K/V: an fp8 configuration is "
+                                            "attn_fwd_fp8_kernel (HIPASM_ATTN_FWD_FP8_KERNEL)");
+  detail::attn_fwd_body<C, uint16_t>(J, o_ptr, lse_ptr, q_ptr, k_ptr, v_ptr, cu_q, cu_k, num_q_heads, num_kv_heads,
+                                     batch, q_tiles, scale_log2, scale_log2);
+}
+
+// fp8 (OCP e4m3fn) Q/K/V, bf16 O: scale_log2 = softmax scale x q descale x k descale x log2 e
+// (launch_attn_fwd folds them), v_descale multiplies O. gfx950 only.
+template <attn_fwd_config C>
+constexpr void attn_fwd_fp8_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_ptr, arg<const uint8_t*> q_ptr,
+                                   arg<const uint8_t*> k_ptr, arg<const uint8_t*> v_ptr, arg<const int*> cu_q,
+                                   arg<const int*> cu_k, arg<unsigned> num_q_heads, arg<unsigned> num_kv_heads,
+                                   arg<unsigned> batch, arg<unsigned> q_tiles, arg<float> scale_log2,
+                                   arg<float> v_descale) {
+  static_assert(C.dtype == attn_dtype::fp8,
+                "attn_fwd_fp8_kernel takes fp8 Q/K/V: its configuration needs .dtype = attn_dtype::fp8");
+  if constexpr (detail::attn_fwd_fp8_target_ok())  // (else a compile error at the macro's line)
+    detail::attn_fwd_body<C, uint8_t>(J, o_ptr, lse_ptr, q_ptr, k_ptr, v_ptr, cu_q, cu_k, num_q_heads, num_kv_heads,
+                                      batch, q_tiles, scale_log2, v_descale);
+}
+
 }  // namespace hipasm::kernels
 
 // Defines the HIP kernel `name` of configuration `cfg` (parenthesized); arguments in the order
@@ -825,4 +999,24 @@ constexpr void attn_fwd_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
                                                const uint16_t* v, const int* cu_q, const int* cu_k, unsigned hq, \
                                                unsigned hkv, unsigned batch, unsigned q_tiles, float scale_log2) {\
     HIPASM_KERNEL_BODY(name##_hipasm_fn, o, lse, q, k, v, cu_q, cu_k, hq, hkv, batch, q_tiles, scale_log2);     \
+  }
+
+// The fp8 kernel `name` of configuration `cfg` (.dtype = attn_dtype::fp8): attn_fwd_fp8_kernel's
+// arguments (fp8 Q/K/V, a trailing v_descale). Built for a target other than gfx950, a compile
+// error on this line.
+#define HIPASM_ATTN_FWD_FP8_KERNEL(name, cfg)                                                                       \
+  static_assert(!::hipasm::device_pass || ::hipasm::kernels::detail::attn_fwd_fp8_target_ok(),                   \
+                "attn_fwd fp8: the target has no OCP e4m3 MFMA (v_mfma_f32_32x32x64_f8f6f4, gfx950 only; "        \
+                "gfx942's fp8 is fnuz)");                                                                        \
+  static_assert(::hipasm::kernels::detail::attn_fwd_config_error(cfg) == nullptr, /* (at the user's line) */     \
+                std::string_view(::hipasm::kernels::detail::attn_fwd_config_error(cfg)                           \
+                                     ? ::hipasm::kernels::detail::attn_fwd_config_error(cfg)                     \
+                                     : ""));                                                                     \
+  constexpr auto name##_hipasm_fn = &::hipasm::kernels::attn_fwd_fp8_kernel<cfg>;                               \
+  extern "C" __attribute__((global)) void name(uint16_t* o, float* lse, const uint8_t* q, const uint8_t* k,     \
+                                               const uint8_t* v, const int* cu_q, const int* cu_k, unsigned hq,  \
+                                               unsigned hkv, unsigned batch, unsigned q_tiles, float scale_log2, \
+                                               float v_descale) {                                                \
+    HIPASM_KERNEL_BODY(name##_hipasm_fn, o, lse, q, k, v, cu_q, cu_k, hq, hkv, batch, q_tiles, scale_log2,      \
+                       v_descale);                                                                               \
   }

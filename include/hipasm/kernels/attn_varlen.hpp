@@ -9,9 +9,10 @@
 
 namespace hipasm::kernels {
 
-// The attention kernels' 16-bit element type: of Q, K, V, O, dO, dQ, dK, dV (and the GQA partial
-// sums of attn_bwd); LSE and the workspaces stay f32.
-enum class attn_dtype : uint8_t { bf16, f16 };
+// The attention kernels' element type: of Q, K, V, O, dO, dQ, dK, dV (and the GQA partial sums
+// of attn_bwd); LSE and the workspaces stay f32. fp8 (OCP e4m3fn; gfx950): attn_fwd's Q, K, V
+// only (its O is bf16).
+enum class attn_dtype : uint8_t { bf16, f16, fp8 };
 
 }  // namespace hipasm::kernels
 
@@ -86,15 +87,15 @@ constexpr const mfma_atom* attn_dk_atom() {
 }
 
 // Query head `head`'s kv head (GQA/MQA: num_q_heads / num_kv_heads query heads a kv head) and
-// the bytes between tokens of the packed [tokens, heads, head_dim] 16-bit tensors.
-template <uint32_t HeadDim, class Head, class Heads>
+// the bytes between tokens of the packed [tokens, heads, head_dim] tensors (ElemBytes an element).
+template <uint32_t HeadDim, uint32_t ElemBytes = 2, class Head, class Heads>
 constexpr auto varlen_heads(builder& J, Head head, Heads num_q_heads, Heads num_kv_heads) {
   using dtype::u32;
   auto kv_head = J.sgpr<u32>();
   kv_head = head / (num_q_heads / num_kv_heads);
   auto q_stride = J.sgpr<u32>(), kv_stride = J.sgpr<u32>();
-  q_stride = num_q_heads * (HeadDim * 2);
-  kv_stride = num_kv_heads * (HeadDim * 2);
+  q_stride = num_q_heads * (HeadDim * ElemBytes);
+  kv_stride = num_kv_heads * (HeadDim * ElemBytes);
   struct heads {
     decltype(kv_head) kv_head, q_stride, kv_stride;
   };
@@ -104,7 +105,7 @@ constexpr auto varlen_heads(builder& J, Head head, Heads num_q_heads, Heads num_
 // Buffers over the sequence's rows of packed tensors, sized to the sequence (rows past it read
 // zeros, their stores are dropped): the kv head's rows of K-like tensors (kv_stride bytes a
 // token), and a query head's rows of per-token f32 tensors ([heads, total_q]: LSE and the like).
-template <uint32_t HeadDim, class Len, class Start, class Stride, class Head, class... Ptrs>
+template <uint32_t HeadDim, uint32_t ElemBytes = 2, class Len, class Start, class Stride, class Head, class... Ptrs>
 constexpr std::array<buffer, sizeof...(Ptrs)> varlen_kv_buffers(builder& J, const Len& sk, const Start& k_start,
                                                                const Stride& kv_stride, const Head& kv_head,
                                                                Ptrs... ptrs) {
@@ -112,7 +113,7 @@ constexpr std::array<buffer, sizeof...(Ptrs)> varlen_kv_buffers(builder& J, cons
   auto nrec = J.sgpr<u32>(), shift = J.sgpr<u32>();
   nrec = sk.template as<u32>() * kv_stride;
   std::array<buffer, sizeof...(Ptrs)> b{make_buffer(J, ptrs, nrec)...};
-  shift = k_start * kv_stride + kv_head * (HeadDim * 2);
+  shift = k_start * kv_stride + kv_head * (HeadDim * ElemBytes);
   for (auto& x : b) x.shift_base(shift);
   return b;
 }
