@@ -60,6 +60,7 @@ inline constexpr auto last_arrival_fn = with_options<last_arrival, raw>;
 inline constexpr auto stream_copy_fn = with_options<stream_bench<true>, raw>;
 inline constexpr auto l2_one_channel_fn = with_options<l2_one_channel, raw>;
 inline constexpr auto l2_stride_2k_fn = with_options<l2_stride_2k, raw>;
+inline constexpr auto stores_beside_load_fn = with_options<stores_beside_load, raw>;
 inline constexpr auto mall_reread_fn = with_options<mall_reread, raw>;
 inline constexpr auto lds_atomic_one_hot_fn = with_options<atomic_bench<hist::one_hot, false, false>, raw>;
 inline constexpr auto lds_atomic_rtn_one_hot_fn = with_options<atomic_bench<hist::one_hot, false, true>, raw>;
@@ -138,6 +139,7 @@ extern "C" __global__ void lds_dma_beside_reads(uint64_t* buf, unsigned n) { HIP
 extern "C" __global__ void stream_copy(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(stream_copy_fn, buf, n); }
 extern "C" __global__ void l2_one_channel(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(l2_one_channel_fn, buf, n); }
 extern "C" __global__ void l2_stride_2k(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(l2_stride_2k_fn, buf, n); }
+extern "C" __global__ void stores_beside_load(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(stores_beside_load_fn, buf, n); }
 extern "C" __global__ void mall_reread(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(mall_reread_fn, buf, n); }
 extern "C" __global__ void lds_atomic_one_hot(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(lds_atomic_one_hot_fn, buf, n); }
 extern "C" __global__ void lds_atomic_rtn_one_hot(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(lds_atomic_rtn_one_hot_fn, buf, n); }

@@ -411,6 +411,39 @@ constexpr void l2_one_channel(builder J, buf_t buf, n_t) {
   J.s_waitcnt(vmcnt(0));
 }
 
+// ---- A CU's queued stores beside another CU's load: workgroup 0 issues 64 stores of 1 KiB
+// (8 lines each: 64 x 8 x 4 = 2048 cycles of its address path, T6), spread over its XCD's L2
+// channels; workgroup 8 (the same XCD: round-robin dispatch over 8) sleeps 640 cycles (the 64 stores have issued), then loads
+// one line (L1 bypassed) from elsewhere. Its load is due at once, long before most of the stores
+// reach the L2: it must not queue behind them.
+constexpr void stores_beside_load(builder J, buf_t buf, n_t) {
+  auto off = J.vgpr<u32>();
+  J.v_lshlrev_b32(off, 4, J.thread_id_x());
+  J.If(
+      J.workgroup_id_x() == 0u,
+      [&] {
+        auto d = J.vgpr<u32>(4);
+        for (int i = 0; i < 4; ++i) J.v_mov_b32(d[i], i);
+        auto addr = J.vgpr<u32>();
+        for (int i = 0; i < 64; ++i) {
+          J.v_add_u32(addr, uint32_t(i) * 1024u, off);
+          J.global_store_dwordx4(addr, d, buf);
+        }
+      },
+      [&] {
+        J.If(J.workgroup_id_x() == 8u, [&] {
+          J.s_waitcnt(lgkmcnt(0));  // the kernel arguments are in (the stores issue from then on)
+          J.s_sleep(10);
+          auto addr = J.vgpr<u32>();
+          J.v_mov_b32(addr, 1u << 20);
+          auto v = J.vgpr<u32>();
+          J.global_load_dword(v, addr, buf, {.nt = true});
+          J.s_waitcnt(vmcnt(0));
+        });
+      });
+  J.s_waitcnt(vmcnt(0));
+}
+
 // ---- A power-of-two stride across the L2 channels: work-item t reads the dword at 2048 t (a
 // line every 2 KiB, 64 lines per load), L1 bypassed (nt), 8 times. Channels interleaved every
 // 128 or 256 B without a hash would put every line on one channel; the hash spreads them.

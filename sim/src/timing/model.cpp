@@ -216,30 +216,52 @@ struct SimdT {
   uint64_t valu_busy = 0, mfma_busy = 0;
 };
 
-// One LDS port (T5: a SIMD pair's 64 B/clk): the cycles it is reserved, as disjoint intervals in
-// start order. DS instructions reserve it from their issue on; a load to LDS reserves it when its
-// data arrives, which can be far ahead of the issue times of the DS instructions that follow, so
-// a request takes the first gap long enough at or after its earliest start (not simply the end of
-// the last reservation, which would hold a ds_read issued now behind a write due later).
-struct LdsPort {
-  std::vector<std::pair<uint64_t, uint64_t>> busy;  // [start, end)
-  // Reserves `len` cycles starting no earlier than `earliest`; returns the start. `now` (the
-  // current issue time, non-decreasing over calls) lets reservations that ended be dropped.
-  uint64_t reserve(uint64_t now, uint64_t earliest, uint64_t len) {
+// A shared unit's reserved time, as disjoint intervals in start order. Requests are processed
+// in the order the waves issue them, but a request can be due well after its issue (behind its
+// CU's address path, a busy L2 channel, or a load to LDS whose data arrives later), so a request
+// takes the first gap long enough at or after its earliest start: a request processed later
+// but due earlier is not held behind a reservation due later (a single "free at" time would
+// hold every CU's loads behind one CU's queued stores). Adjacent reservations merge, so a
+// saturated unit keeps one interval.
+template <class T>
+struct Timeline {
+  std::vector<std::pair<T, T>> busy;  // [start, end)
+  // Reserves `len` from no earlier than `earliest`; returns the start. `now` (the current issue
+  // time, non-decreasing over calls, <= earliest) lets reservations that ended be dropped.
+  T reserve(T now, T earliest, T len) {
     size_t dead = 0;
     while (dead < busy.size() && busy[dead].second <= now) ++dead;
     if (dead) busy.erase(busy.begin(), busy.begin() + std::ptrdiff_t(dead));
-    uint64_t st = earliest;
+    T st = earliest;
     size_t i = 0;
     for (; i < busy.size(); ++i) {
       if (busy[i].second <= st) continue;
       if (busy[i].first >= st + len) break;  // fits in the gap before this reservation
       st = busy[i].second;
     }
-    if (len) busy.insert(busy.begin() + std::ptrdiff_t(i), {st, st + len});
+    if (!(len > T(0))) return st;
+    const T end = st + len;
+    const bool join_prev = i > 0 && busy[i - 1].second == st;
+    const bool join_next = i < busy.size() && busy[i].first == end;
+    if (join_prev && join_next) {
+      busy[i - 1].second = busy[i].second;
+      busy.erase(busy.begin() + std::ptrdiff_t(i));
+    } else if (join_prev) {
+      busy[i - 1].second = end;
+    } else if (join_next) {
+      busy[i].first = st;
+    } else {
+      busy.insert(busy.begin() + std::ptrdiff_t(i), {st, end});
+    }
     return st;
   }
+  // The end of the last reservation (0 if none).
+  T last_end() const { return busy.empty() ? T(0) : busy.back().second; }
 };
+
+// One LDS port (T5: a SIMD pair's 64 B/clk). DS instructions reserve it from their issue on; a
+// load to LDS reserves it when its data arrives.
+using LdsPort = Timeline<uint64_t>;
 
 struct CuT {
   std::array<SimdT, 4> simd;
@@ -259,7 +281,7 @@ struct GroupT {
 
 struct XcdT {
   Cache l2;
-  std::vector<double> ch_free;
+  std::vector<Timeline<double>> channels;
   std::deque<uint32_t> pending;
   uint32_t rr = 0;
 };
@@ -286,7 +308,7 @@ class Sim {
     xcds_.resize(dev.xcds);
     for (auto& x : xcds_) {
       x.l2 = Cache(dev.l2_bytes_per_xcd, dev.line_bytes, dev.l2_ways);
-      x.ch_free.assign(dev.l2_channels, 0);
+      x.channels.assign(dev.l2_channels, {});
     }
     groups_.resize(size_t(shape.groups));
     occupancy();
@@ -330,6 +352,7 @@ class Sim {
         if (s.next_turn != e.t) continue;  // superseded
         s.next_turn = kNever;
         now = e.t;
+        now_ = double(now);
         turn(e.simd, e.t);
       }
       if (waiters_.empty()) break;
@@ -353,8 +376,9 @@ class Sim {
     hbm_bytes_ += dirty;
     if (dirty) {
       activity_at(last_done_).hbm += double(dirty);
-      hbm_free_ = std::max(hbm_free_, double(last_done_)) + double(dirty) / hbm_bytes_per_clk_;
-      last_done_ = std::max(last_done_, uint64_t(std::ceil(hbm_free_)));
+      const double len = double(dirty) / hbm_bytes_per_clk_;
+      const double end = hbm_.reserve(now_, std::max(now_, double(last_done_)), len) + len;
+      last_done_ = std::max(last_done_, uint64_t(std::ceil(end)));
     }
   }
 
@@ -408,7 +432,8 @@ class Sim {
   sim::profile& p_;
   const std::vector<InstInfo>& infos_;
   double hbm_bytes_per_clk_ = 1;
-  double hbm_free_ = 0;
+  Timeline<double> hbm_;  // the device's memory: one queue
+  double now_ = 0;        // the issue time being processed (Timeline::reserve's `now`)
   std::vector<CuT> cus_;
   std::vector<Cache> scalar_;
   std::vector<XcdT> xcds_;
@@ -475,7 +500,8 @@ class Sim {
   uint64_t last_end_ = 0, last_done_ = 0;
   uint64_t hbm_bytes_ = 0, lds_bytes_ = 0, vmem_bytes_ = 0, issued_ = 0;
   uint64_t l1_hits_ = 0, l1_misses_ = 0, l2_hits_ = 0, l2_misses_ = 0, mall_hits_ = 0, mall_misses_ = 0;
-  double mall_bytes_per_clk_ = 1, mall_free_ = 0;
+  double mall_bytes_per_clk_ = 1;
+  Timeline<double> mall_port_;
   Cache mall_;  // device-wide (absent with mall_bytes 0)
   double flops_ = 0;
   std::array<double, sim::kPeakDtypes> flops_by_dtype_{};
@@ -966,7 +992,6 @@ class Sim {
       ++l1_misses_;
     }
     const size_t ch = l2_channel(line);
-    const double cs = std::max<double>(double(t), x.ch_free[ch]);
     double busy = std::max(1.0, double(dev_.line_bytes) / dev_.l2_bytes_per_channel_clk);
     // An atomic's lanes: the last one's result is ready that long after the first cycle.
     uint64_t serial_wait = 0;
@@ -975,7 +1000,7 @@ class Sim {
       busy = std::max(busy, a);
       serial_wait = uint64_t(std::max(0.0, a - 1.0));
     }
-    x.ch_free[ch] = cs + busy / dev_.l2_channel_share;
+    const double cs = x.channels[ch].reserve(now_, double(t), busy / dev_.l2_channel_share);
     bool dirty_out = false;
     uint64_t done;
     uint32_t l2_slot = Cache::kNoSlot;
@@ -991,13 +1016,11 @@ class Sim {
         // Infinity Cache hit: the line streams at the MALL's bandwidth, not HBM's (once there).
         ++mall_hits_;
         const double mx = dev_.line_bytes / mall_bytes_per_clk_;
-        const double m = std::max(cs, mall_free_);
-        mall_free_ = m + mx;
+        const double m = mall_port_.reserve(now_, cs, mx);
         done = std::max(uint64_t(m + mx) + dev_.hbm_latency, mall_.ready(ms));
       } else {
         mall_misses_ += dev_.mall_bytes != 0;  // (and now allocated in the MALL)
-        const double h = std::max(cs, hbm_free_);
-        hbm_free_ = h + xfer;
+        const double h = hbm_.reserve(now_, cs, xfer);
         *hbm += dev_.line_bytes;
         activity_at(uint64_t(h)).hbm += dev_.line_bytes;
         done = uint64_t(h + xfer) + dev_.hbm_latency;
@@ -1006,9 +1029,10 @@ class Sim {
       x.l2.set_ready(l2_slot, done);
     }
     if (dirty_out) {  // write-back of the victim takes HBM time
-      hbm_free_ = std::max(hbm_free_, cs) + dev_.line_bytes / hbm_bytes_per_clk_;
+      const double wx = dev_.line_bytes / hbm_bytes_per_clk_;
+      const double wb = hbm_.reserve(now_, cs, wx) + wx;
       *hbm += dev_.line_bytes;
-      activity_at(uint64_t(hbm_free_)).hbm += dev_.line_bytes;
+      activity_at(uint64_t(wb)).hbm += dev_.line_bytes;
     }
     if (!store && !f.bypass_l1) {
       c.l1.access(line, true, false, nullptr, &slot);

@@ -446,6 +446,38 @@ TEST_CASE("microbench: a power-of-two stride spreads over the L2 channels (hash)
   CHECK(cycles < 2 * 8192);
 }
 
+TEST_CASE("microbench: a CU's queued stores do not hold another CU's load at the L2", "[timing][microbench]") {
+  bench b;
+  // stores_beside_load: workgroup 0 queues 64 x 8 lines of stores on its address path (T6: 4
+  // cycles a line, 2048 cycles), so most reach the L2 channels long after workgroup 8's one load
+  // (640 cycles after the stores begin, all of them issued). The channels serve requests as they arrive: the load takes its channel's
+  // free time at once, and its wave ends within a memory round trip of the load's issue (a
+  // channel keeping one "free from" time, set by the stores processed first, held it until after
+  // the stores).
+  const timing_model::DeviceSpec& dev = *timing_model::find_device("mi300x");
+  profile_options po;
+  po.keep_events = true;
+  auto r = b.profile("stores_beside_load", 9, 64, po, 2 << 20);
+  const auto& p = *r.profile;
+  const hipasm::sim::profile_wave* loader = nullptr;
+  const hipasm::sim::profile_wave* storer = nullptr;
+  uint32_t loader_index = 0;
+  for (uint32_t i = 0; i < p.waves_info.size(); ++i) {
+    if (p.waves_info[i].workgroup == 8) loader = &p.waves_info[i], loader_index = i;
+    if (p.waves_info[i].workgroup == 0) storer = &p.waves_info[i];
+  }
+  REQUIRE(loader);
+  REQUIRE(storer);
+  const auto load = issues(p, "global_load_dword", loader_index);
+  REQUIRE(load.size() == 1);
+  REQUIRE(loader->xcd == storer->xcd);
+  const uint64_t round_trip = dev.l2_hit_latency + dev.hbm_latency + 100;  // + the wave's last issues
+  INFO("load issued at " << load[0] << ", its wave ends at " << loader->end << "; the store wave at "
+                         << storer->end << "; allowed " << round_trip);
+  CHECK(storer->end > load[0] + 1000);
+  CHECK(loader->end - load[0] < round_trip);
+}
+
 TEST_CASE("microbench: Infinity Cache (MALL) serves re-reads beyond the L2 at its bandwidth", "[timing][microbench]") {
   bench b;
   // mall_reread over 608 workgroups (2 per CU): each reads its 64 KiB block, then the blocks of
