@@ -12,6 +12,7 @@
 // 2^-9 max|V| + 2^-10 |ref| (which an output rounded to bf16 exceeds).
 #include <catch2/catch.hpp>
 
+#include "attn_fwd_check.hpp"
 #include "kernel_test.hpp"
 
 #include <hipasm/kernels/attn_fwd_launch.hpp>
@@ -89,50 +90,13 @@ void run(const attn_fwd_kernel_ref& k, const problem& pr) {
   const auto l = L.download();
   CHECK(o.back() == 0x7fc1u);
   CHECK(l.back() == 0x7fc00001u);
-  int bad = 0;
-  const uint32_t group = pr.hq / pr.hkv;
-  std::vector<double> sc;
-  for (uint32_t b = 0; b < B; ++b) {
-    const int sq = pr.seqlens_q[b], sk = pr.seqlens_k[b];
-    for (uint32_t h = 0; h < pr.hq; ++h) {
-      const uint32_t hk = h / group;
-      for (int i = 0; i < sq; ++i) {
-        const size_t qi = (size_t(cq[b] + i) * pr.hq + h) * D;
-        // bottom-right causal: key j visible iff j <= i + sk - sq; top-left: iff j <= i
-        const int visible = k.config.causal ? std::clamp(i + (k.config.top_left ? 0 : sk - sq) + 1, 0, sk) : sk;
-        sc.assign(visible, 0.0);
-        double mx = -INFINITY;
-        for (int j = 0; j < visible; ++j) {
-          const size_t kj = (size_t(ck[b] + j) * pr.hkv + hk) * D;
-          double dot = 0;
-          for (uint32_t e = 0; e < D; ++e) dot += dec(q[qi + e], dt) * dec(kk[kj + e], dt);
-          sc[j] = dot * scale;
-          if (k.config.soft_cap > 0) sc[j] = k.config.soft_cap * std::tanh(sc[j] / k.config.soft_cap);
-          mx = std::max(mx, sc[j]);
-        }
-        double sum = 0;
-        for (int j = 0; j < visible; ++j) sum += (sc[j] = std::exp(sc[j] - mx));
-        const double lse_ref = visible ? mx + std::log(sum) : -INFINITY;
-        float lse_got;
-        std::memcpy(&lse_got, &l[size_t(h) * tq + cq[b] + i], 4);
-        const bool lse_ok = visible ? std::fabs(lse_got - lse_ref) <= 1e-3 * (std::fabs(lse_ref) + 1)
-                                    : (std::isinf(lse_got) && lse_got < 0);
-        if (!lse_ok && ++bad <= 5)
-          FAIL_CHECK("LSE seq " << b << " head " << h << " row " << i << " = " << lse_got << ", expected " << lse_ref);
-        for (uint32_t e = 0; e < D; ++e) {
-          double ref = 0;
-          for (int j = 0; j < visible; ++j) ref += sc[j] * dec(v[(size_t(ck[b] + j) * pr.hkv + hk) * D + e], dt);
-          if (visible) ref /= sum;
-          const double got = dec(o[qi + e], dt);
-          const double tol = dt == attn_dtype::f16 ? std::ldexp(1.0, -9) + std::ldexp(std::fabs(ref), -10)
-                                                   : std::ldexp(1.0, -7) + std::ldexp(std::fabs(ref), -8);
-          if (!(std::fabs(got - ref) <= tol) && ++bad <= 5)
-            FAIL_CHECK("O seq " << b << " head " << h << " row " << i << " dim " << e << " = " << got
-                                << ", expected " << ref);
-        }
-      }
-    }
-  }
+  const hipasm::test::attn_fwd_layout g{cq, ck, pr.hq, pr.hkv, D, scale};
+  const int bad = hipasm::test::check_attn_fwd(
+      k.config, g, [&](size_t i) { return dec(q[i], dt); }, [&](size_t i) { return dec(kk[i], dt); },
+      [&](size_t i) { return dec(v[i], dt); }, [&](size_t i) { return dec(o[i], dt); }, l, [&](double ref) {
+        return dt == attn_dtype::f16 ? std::ldexp(1.0, -9) + std::ldexp(std::fabs(ref), -10)
+                                     : std::ldexp(1.0, -7) + std::ldexp(std::fabs(ref), -8);
+      });
   CHECK(bad == 0);
 }
 
