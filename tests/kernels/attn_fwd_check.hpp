@@ -16,6 +16,15 @@
 
 namespace hipasm::test {
 
+// A test problem: the sequences' lengths, the heads, and how Q and K are drawn.
+struct attn_fwd_problem {
+  std::vector<int> seqlens_q, seqlens_k;
+  uint32_t hq = 2, hkv = 2;
+  float value_range = 1.0f;  // Q and K uniform in [-r, r] (large r: large scores)
+  float key_ramp = 0.0f;     // key j of a sequence scaled by 1 + key_ramp j (row maxima that grow along the keys)
+  float qk_offset = 0.0f;    // added to Q, subtracted from K: every score near -head_dim offset^2 scale
+};
+
 struct attn_fwd_layout {
   const std::vector<int>& cu_q;  // token offsets [batch + 1]
   const std::vector<int>& cu_k;

@@ -49,13 +49,7 @@ double dec(uint16_t b, attn_dtype dt) {
   return dt == attn_dtype::f16 ? double(std::bit_cast<_Float16>(b)) : from_bf16(b);
 }
 
-struct problem {
-  std::vector<int> seqlens_q, seqlens_k;
-  uint32_t hq = 2, hkv = 2;
-  float value_range = 1.0f;  // Q and K uniform in [-r, r] (large r: large scores)
-  float key_ramp = 0.0f;     // key j of a sequence scaled by 1 + key_ramp j (row maxima that grow along the keys)
-  float qk_offset = 0.0f;    // added to Q, subtracted from K: every score near -head_dim offset^2 scale
-};
+using problem = hipasm::test::attn_fwd_problem;
 
 void run(const attn_fwd_kernel_ref& k, const problem& pr) {
   const uint32_t D = k.config.head_dim, B = static_cast<uint32_t>(pr.seqlens_q.size());

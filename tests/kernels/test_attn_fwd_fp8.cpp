@@ -41,13 +41,7 @@ hipasm::test::kernel_sim& S() {
 
 using hipasm::test::from_bf16;
 
-struct problem {
-  std::vector<int> seqlens_q, seqlens_k;
-  uint32_t hq = 2, hkv = 2;
-  float value_range = 1.0f;  // Q and K uniform in [-r, r] (large r: large scores)
-  float key_ramp = 0.0f;     // key j of a sequence scaled by 1 + key_ramp j (row maxima that grow along the keys)
-  float qk_offset = 0.0f;    // added to Q, subtracted from K: every score near -head_dim offset^2 scale
-};
+using problem = hipasm::test::attn_fwd_problem;
 
 constexpr double kCodeMax = 400;  // the codes' magnitude the descales map the largest value to (e4m3fn: 448)
 
