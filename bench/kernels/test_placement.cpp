@@ -69,21 +69,27 @@ TEST_CASE("bench placement: aiter's time does not depend on our kernel", "[bench
   CHECK(a[0].aiter_us == b[0].aiter_us);
 }
 
-// The control: the same launch in one shared device, after allocations of two sizes, predicts
-// two times (so the cases above would fail if the benchmarks shared a device; on this shape by
-// 34 of 32400 cycles).
+// The control: the same launch in one shared device, after allocations of several sizes (the
+// buffers then sit at other addresses: other L2 channels and cache sets), does not predict one
+// time for all (so the cases above would fail if the benchmarks shared a device; on this shape
+// one of the seven placements moves it by a few cycles).
 TEST_CASE("bench placement: in a shared device the time moves with earlier allocations", "[bench]") {
-  uint64_t cycles[2] = {};
-  for (int i = 0; i < 2; ++i) {
+  const size_t sizes[] = {4096, 2 * 4096, 3 * 4096, 5 * 4096, 7 * 4096, 11 * 4096, 3 * 65536 + 4096};
+  std::vector<uint64_t> cycles;
+  for (size_t size : sizes) {
     auto dev = bench::fresh_device();
-    rt::buffer<uint8_t> earlier(*dev, i == 0 ? 4096 : 3 * 65536 + 4096);
+    rt::buffer<uint8_t> earlier(*dev, size);
     rt::profile_options po;
     po.device = "mi300x";
     rt::launch_options lo;
     lo.profile = &po;
-    cycles[i] = bench::run_quant_ours(*dev, HIPASM_BENCH_CO, ours[0], nullptr, 0, row_shape, lo).profile->cycles;
+    cycles.push_back(bench::run_quant_ours(*dev, HIPASM_BENCH_CO, ours[0], nullptr, 0, row_shape, lo).profile->cycles);
+    INFO("after " << size << " bytes: " << cycles.back() << " cycles");
   }
-  CHECK(cycles[0] != cycles[1]);
+  std::string all;
+  for (size_t i = 0; i < cycles.size(); ++i) all += std::to_string(sizes[i]) + ": " + std::to_string(cycles[i]) + "  ";
+  INFO(all);
+  CHECK(std::count(cycles.begin(), cycles.end(), cycles[0]) < std::ptrdiff_t(cycles.size()));
 }
 
 // The case that showed the problem (hidden: minutes of simulation; run it with
