@@ -255,8 +255,6 @@ struct Timeline {
     }
     return st;
   }
-  // The end of the last reservation (0 if none).
-  T last_end() const { return busy.empty() ? T(0) : busy.back().second; }
 };
 
 // One LDS port (T5: a SIMD pair's 64 B/clk). DS instructions reserve it from their issue on; a
@@ -1004,12 +1002,12 @@ class Sim {
     bool dirty_out = false;
     uint64_t done;
     uint32_t l2_slot = Cache::kNoSlot;
+    const double xfer = dev_.line_bytes / hbm_bytes_per_clk_;  // a line's HBM time (a fill or a write-back)
     if (x.l2.access(line, true, store, &dirty_out, &l2_slot)) {
       ++l2_hits_;
       done = std::max(uint64_t(cs) + dev_.l2_hit_latency, x.l2.ready(l2_slot)) + serial_wait;
     } else {
       ++l2_misses_;
-      const double xfer = dev_.line_bytes / hbm_bytes_per_clk_;
       if (store) {  // full-line write allocate: no read from memory
         done = uint64_t(cs) + dev_.l2_hit_latency + serial_wait;
       } else if (uint32_t ms = Cache::kNoSlot; dev_.mall_bytes && mall_.access(line, true, false, nullptr, &ms)) {
@@ -1029,8 +1027,7 @@ class Sim {
       x.l2.set_ready(l2_slot, done);
     }
     if (dirty_out) {  // write-back of the victim takes HBM time
-      const double wx = dev_.line_bytes / hbm_bytes_per_clk_;
-      const double wb = hbm_.reserve(now_, cs, wx) + wx;
+      const double wb = hbm_.reserve(now_, cs, xfer) + xfer;
       *hbm += dev_.line_bytes;
       activity_at(uint64_t(wb)).hbm += dev_.line_bytes;
     }
