@@ -987,13 +987,17 @@ constexpr void attn_fwd_fp8_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> 
 
 }  // namespace hipasm::kernels
 
-// Defines the HIP kernel `name` of configuration `cfg` (parenthesized); arguments in the order
-// of attn_fwd_kernel (see attn_fwd_launch.hpp).
-#define HIPASM_ATTN_FWD_KERNEL(name, cfg)                                                                           \
+// The configuration's error, if any, as a compile error at the line of the macro that expands it.
+#define HIPASM_ATTN_FWD_CONFIG_CHECK(cfg)                                                                          \
   static_assert(::hipasm::kernels::detail::attn_fwd_config_error(cfg) == nullptr, /* (at the user's line) */     \
                 std::string_view(::hipasm::kernels::detail::attn_fwd_config_error(cfg)                           \
                                      ? ::hipasm::kernels::detail::attn_fwd_config_error(cfg)                     \
-                                     : ""));                                                                     \
+                                     : ""))
+
+// Defines the HIP kernel `name` of configuration `cfg` (parenthesized); arguments in the order
+// of attn_fwd_kernel (see attn_fwd_launch.hpp).
+#define HIPASM_ATTN_FWD_KERNEL(name, cfg)                                                                           \
+  HIPASM_ATTN_FWD_CONFIG_CHECK(cfg);                                                                             \
   constexpr auto name##_hipasm_fn = &::hipasm::kernels::attn_fwd_kernel<cfg>;                                   \
   extern "C" __attribute__((global)) void name(uint16_t* o, float* lse, const uint16_t* q, const uint16_t* k,   \
                                                const uint16_t* v, const int* cu_q, const int* cu_k, unsigned hq, \
@@ -1008,10 +1012,7 @@ constexpr void attn_fwd_fp8_kernel(builder J, arg<uint16_t*> o_ptr, arg<float*> 
   static_assert(!::hipasm::device_pass || ::hipasm::kernels::detail::attn_fwd_fp8_target_ok(),                   \
                 "attn_fwd fp8: the target has no OCP e4m3 MFMA (v_mfma_f32_32x32x64_f8f6f4, gfx950 only; "        \
                 "gfx942's fp8 is fnuz)");                                                                        \
-  static_assert(::hipasm::kernels::detail::attn_fwd_config_error(cfg) == nullptr, /* (at the user's line) */     \
-                std::string_view(::hipasm::kernels::detail::attn_fwd_config_error(cfg)                           \
-                                     ? ::hipasm::kernels::detail::attn_fwd_config_error(cfg)                     \
-                                     : ""));                                                                     \
+  HIPASM_ATTN_FWD_CONFIG_CHECK(cfg);                                                                             \
   constexpr auto name##_hipasm_fn = &::hipasm::kernels::attn_fwd_fp8_kernel<cfg>;                               \
   extern "C" __attribute__((global)) void name(uint16_t* o, float* lse, const uint8_t* q, const uint8_t* k,     \
                                                const uint8_t* v, const int* cu_q, const int* cu_k, unsigned hq,  \
