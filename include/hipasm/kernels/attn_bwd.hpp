@@ -893,10 +893,9 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
 // scores, its LSE and D are one register each. P^T = 2^(S^T scale log2 e - LSE log2 e) (the
 // forward's softmax: no running max), dS^T = P^T (dP^T - D) in the C layout is the B operand of
 // dQ^T += K^T dS^T (K^T from LDS, written transposed from the staged K rows as the main
-// kernel's Q^T). The tiles alternate between two LDS buffers: after an iteration's barrier the
-// next tile goes from VGPRs into the other buffer and the one after it is loaded; one barrier
-// an iteration. The mask runs only on tiles with a masked key for some query of the wave. At
-// the end dQ = dtype(scale dQ^T^T), stored from the C layout.
+// kernel's Q^T). K and V of the tile after next are loaded into VGPRs at an iteration's end;
+// two barriers an iteration. The mask runs only on tiles with a masked key for some query of
+// the wave. At the end dQ = dtype(scale dQ^T^T), stored from the C layout.
 template <attn_bwd_config C>
 constexpr void attn_bwd_dq_kernel(builder J, arg<uint16_t*> dq_ptr, arg<const uint16_t*> q_ptr,
                                   arg<const uint16_t*> k_ptr, arg<const uint16_t*> v_ptr, arg<const uint16_t*> do_ptr,
@@ -961,18 +960,11 @@ constexpr void attn_bwd_dq_kernel(builder J, arg<uint16_t*> dq_ptr, arg<const ui
   constexpr uint32_t RB = LR.bytes();
   // (the prologue's Q and dO rows, BM x D, in the same space first; 16-byte chunks XOR row % 8)
   constexpr lds_layout LQ{.rows = BM, .cols = D, .elem_bytes = 2, .swz_chunk = 16, .swz_groups = 8};
-  // two buffers of a key tile (K, V rows and K^T): tile kt + 1 is stored while tile kt is read
-  constexpr uint32_t TB = 2 * RB + LT.bytes();
-  const lds_ref all = pool.alloc(2 * TB > LQ.bytes() ? 2 * TB : LQ.bytes());
-  lds_view KS[2], VS[2], KV[2], KT[2];
-  for (uint32_t b = 0; b < 2; ++b) {
-    const uint32_t o = all.offset + b * TB;
-    KS[b] = lds_view(lds_ref{o, RB}, LR);
-    VS[b] = lds_view(lds_ref{o + RB, RB}, LR);
-    KV[b] = lds_view(lds_ref{o, 2 * RB}, LR2);
-    KT[b] = lds_view(lds_ref{o + 2 * RB, LT.bytes()}, LT);
-  }
-  const lds_view QS(all, LQ);
+  static_assert(2 * RB + LT.bytes() <= LQ.bytes());
+  const lds_ref all = pool.alloc(LQ.bytes());
+  const lds_ref rows{all.offset, 2 * RB};
+  const lds_view KS(lds_ref{rows.offset, RB}, LR), VS(lds_ref{rows.offset + RB, RB}, LR), KV(rows, LR2);
+  const lds_view KT(lds_ref{all.offset + 2 * RB, LT.bytes()}, LT), QS(all, LQ);
 
   // the wave's Q and dO rows (the B operands of S^T, dP^T): lane (i, h) holds dims 16p + 8h ..
   // + 7 of query 32w + i; its LSE and D. Loaded as whole rows (instruction k: lane L 16-byte
@@ -1017,9 +1009,7 @@ constexpr void attn_bwd_dq_kernel(builder J, arg<uint16_t*> dq_ptr, arg<const ui
   auto c8 = J.vgpr<u32>(), trow = J.vgpr<u32>();
   c8 = half << 3;
   trow = half << 2;
-  const lds_addr k_addr0 = KS[0].addr(l32, multiple_of(c8, 8)), v_addr0 = VS[0].addr(l32, multiple_of(c8, 8));
-  const lds_addr k_addr[2] = {k_addr0, KS[1].translate(J, k_addr0, KS[0])};
-  const lds_addr v_addr[2] = {v_addr0, VS[1].translate(J, v_addr0, VS[0])};
+  const lds_addr k_addr = KS.addr(l32, multiple_of(c8, 8)), v_addr = VS.addr(l32, multiple_of(c8, 8));
 
   // keys the tile's rows see: [0, kend); the mask: key k0 + 8 (r / 4) + 4h + r % 4 is visible
   // to query i = m0 + 32w + l32 iff it is <= lim = min(i + sk - sq (causal), sk - 1)
@@ -1060,8 +1050,8 @@ constexpr void attn_bwd_dq_kernel(builder J, arg<uint16_t*> dq_ptr, arg<const ui
   // kernel's Q and dO units (tile u / D: 0 K, 1 V; K's also written transposed). The waves form
   // NG groups of TG threads, group g staging the tiles t with t % NG = g: each group's loads
   // have NG iterations to arrive (a tile is loaded when its group stored its previous one).
-  constexpr uint32_t units = 2 * D, NG = units >= T ? 1 : T / units, TG = T / NG, US = units / TG, UW = TG / 64;
-  static_assert(D % 64 == 0 && units % TG == 0 && TG % 64 == 0 && NG <= 2);  // (NG <= 2: a tile's group from its buffer)
+  constexpr uint32_t units = 2 * D, NG = 2, TG = T / NG, US = units / TG, UW = TG / 64;
+  static_assert(D % 64 == 0 && units % TG == 0 && TG % 64 == 0);
   auto grp = J.sgpr<u32>();
   grp = wave / UW;
   auto stg = J.vgpr<u32>(static_cast<int>(US), 16).named("kv_stage").allow_undefined();
@@ -1105,18 +1095,18 @@ constexpr void attn_bwd_dq_kernel(builder J, arg<uint16_t*> dq_ptr, arg<const ui
     auto trw = J.vgpr<u32>(), tcl = J.vgpr<u32>();
     trw = ucol[st];  // (K^T rows: the unit's dims; V units write none)
     tcl = urow[st] & (BN - 1);
-    for (int r = 0; r < 4; ++r) ua[st].rows[r] = KV[0].addr(at(urow[st]) + r, multiple_of(ucol[st], 8));
-    for (int e = 0; e < 8; ++e) ua[st].cols[e] = KT[0].addr(at(trw) + e, multiple_of(tcl, 4));
+    for (int r = 0; r < 4; ++r) ua[st].rows[r] = KV.addr(at(urow[st]) + r, multiple_of(ucol[st], 8));
+    for (int e = 0; e < 8; ++e) ua[st].cols[e] = KT.addr(at(trw) + e, multiple_of(tcl, 4));
   }
-  auto store_tile = [&](int b) {  // the staged tile into buffer b
+  auto store_tile = [&] {
     for (uint32_t st = 0; st < US; ++st) {
       auto t = unit_tile(st);
       J.If(t < 2u, [&] {
         J.wait_for(stg[st]);
-        for (int r = 0; r < 4; ++r) KV[b].store(stg[st].slice(4 * r, 4), KV[b].translate(J, ua[st].rows[r], KV[0]));
+        for (int r = 0; r < 4; ++r) KV.store(stg[st].slice(4 * r, 4), ua[st].rows[r]);
         J.If(t == 0u, [&] {
           transpose_per_lane(J, 4, 8, 2, stg[st], vtr);  // row e of vtr: dim 8 dc + e, keys 4 jq .. + 3
-          for (int e = 0; e < 8; ++e) KT[b].store(vtr.slice(2 * e, 2), KT[b].translate(J, ua[st].cols[e], KT[0]));
+          for (int e = 0; e < 8; ++e) KT.store(vtr.slice(2 * e, 2), ua[st].cols[e]);
         });
       });
     }
@@ -1125,7 +1115,7 @@ constexpr void attn_bwd_dq_kernel(builder J, arg<uint16_t*> dq_ptr, arg<const ui
   auto s = J.vgpr<f32>(16).named("s"), dp = J.vgpr<f32>(16).named("dp");
   auto dsb = J.vgpr<u32>(8).named("ds");
   auto ka = J.vgpr<u32>(RS, 4), va = J.vgpr<u32>(RS, 4), ta = J.vgpr<u32>(RT, KW);
-  auto k0 = J.sgpr<i32>(), kt = J.sgpr<i32>(), kn0 = J.sgpr<i32>();
+  auto k0 = J.sgpr<i32>(), kt = J.sgpr<i32>();
   // P^T (f32, in s), under the dP^T MFMAs; then the mask, on the tiles that have a masked key
   // for some query of the wave (a branch after the product)
   auto softmax_p = [&] {
@@ -1146,51 +1136,47 @@ constexpr void attn_bwd_dq_kernel(builder J, arg<uint16_t*> dq_ptr, arg<const ui
   // dQ^T's first DB MFMAs take dS^T's registers 0 .. DS1 / 2 - 1 (its first k-step or pair):
   // the rest of dS^T runs under them
   constexpr int DS1 = dk2 ? 8 : 4;
-  // Iteration of tile kt, in buffer b = kt % 2: after the barrier (tile kt complete; every wave
-  // is past tile kt - 1, whose buffer 1 - b takes tile kt + 1 from its group's stage, which then
-  // loads tile kt + 1 + NG): one barrier a tile
-  auto iteration = [&](int b) {
+  auto iteration = [&] {
     J.s_waitcnt(lgkmcnt(0));
-    J.s_barrier();
-    auto next = [&] {
-      store_tile(1 - b);
+    J.s_barrier();  // (the tile is complete)
+    detail::attn_bwd_rows_prod<D, RS, C.dtype>(J, KS, k_addr, ka, qf, s, [](int) {});
+    {
+      instr_stream sp = record(J, softmax_p);
+      detail::attn_bwd_rows_prod<D, RS, C.dtype>(J, VS, v_addr, va, of, dp, [&](int) { emit_cycles(J, sp, dk2 ? 28 : 56); });
+      emit_all(J, sp);
+    }
+    J.If(k0 + static_cast<int32_t>(BN - 1) > lim_w, mask_p);
+    softmax_ds(0, 16);
+    detail::attn_bwd_t_prod<DB, KG, RT, C.dtype>(J, KT, l32, trow, ta, dq, dsb, [](int) {});
+    J.s_barrier();  // (every wave's reads of the tile done: its LDS is refilled)
+    auto next = [&] {  // tile kt + 1 (this group's) into LDS; its tile kt + 1 + NG loaded
+      store_tile();
       auto kn = J.sgpr<i32>();
       kn = k0 + static_cast<int32_t>((1 + NG) * BN);
       prefetch(kn);
     };
-    if constexpr (NG == 1) next();
-    else J.If(grp == static_cast<uint32_t>((1 - b) % NG), next);  // (tile kt + 1's group)
-    detail::attn_bwd_rows_prod<D, RS, C.dtype>(J, KS[b], k_addr[b], ka, qf, s, [](int) {});
-    {
-      instr_stream sp = record(J, softmax_p);
-      detail::attn_bwd_rows_prod<D, RS, C.dtype>(J, VS[b], v_addr[b], va, of, dp, [&](int) { emit_cycles(J, sp, dk2 ? 28 : 56); });
-      emit_all(J, sp);
+    if constexpr (NG == 1) {
+      next();
+    } else {
+      auto owner = J.sgpr<u32>();
+      owner = (kt.as<u32>() + 1u) & (NG - 1);
+      J.If(owner == grp, next);
     }
-    J.If(k0 + static_cast<int32_t>(BN - 1) > lim_w, mask_p);
-    softmax_ds(0, DS1);
-    {
-      instr_stream sd = record(J, [&] { softmax_ds(DS1, 16); });
-      detail::attn_bwd_t_prod<DB, KG, RT, C.dtype>(J, KT[b], l32, trow, ta, dq, dsb, [&](int i) {
-        if (i + 1 < DB) emit_cycles(J, sd, 24);
-        else if (i + 1 == DB) emit_all(J, sd);
-      });
-    }
-    k0 = k0 + static_cast<int32_t>(BN);
-    kt = kt + 1;
   };
   k0 = (grp * BN).as<i32>();
   prefetch(k0);  // (each group its first tile)
   J.If(grp == 0u, [&] {
-    store_tile(0);
-    kn0 = static_cast<int32_t>(NG * BN);
-    prefetch(kn0);
+    store_tile();
+    auto kn = J.sgpr<i32>();
+    kn = static_cast<int32_t>(NG * BN);
+    prefetch(kn);
   });
   k0 = 0;
   kt = 0;
-  // (two tiles a trip: the buffers' addresses are constants of the code)
   J.While([&] { return kt < n_tiles; }, [&] {
-    iteration(0);
-    J.If(kt < n_tiles, [&] { iteration(1); });
+    iteration();
+    k0 = k0 + static_cast<int32_t>(BN);
+    kt = kt + 1;
   });
 
   // dQ = scale (dQ^T)^T: lane (i, h) holds dims 32 db + 8g + 4h .. + 3 of query 32w + i
