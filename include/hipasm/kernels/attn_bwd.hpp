@@ -37,8 +37,9 @@
 //     chunks (the b64 reads' 16-lane bank groups conflict-free). The query tile after next's Q, dO, LSE
 //     and D are loaded at an iteration's end, then its dQ atomics (VMEM completes in order: the
 //     wait for the loads leaves the atomics in flight); the next tile's Q, dO, Q^T, dO^T stores
-//     and its LSE and D run under the dQ MFMAs. The mask and P run between the dP MFMAs, dS
-//     between the dV^T ones (placed by hand, emit_cycles). Two barriers an iteration. At the
+//     and its LSE and D run under the dQ MFMAs. P's exponents run between the dP MFMAs, the
+//     mask after them only on tiles where the wave has a masked key, P's rounding and dS
+//     between the dV^T MFMAs (placed by hand, emit_cycles). Two barriers an iteration. At the
 //     end dK and dV go through LDS as f32 (b128 writes from the accumulators; each wave its own
 //     32 rows) to whole-row 16-byte stores, converted to the dtype in a loop.
 //     gfx950: the double-K v_mfma_f32_32x32x16_bf16 (twice the rate) in every product, each
@@ -694,23 +695,34 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
     auto rows_prod = [&](lds_view V, lds_addr addr, auto ring, auto frags, auto acc, auto after) {
       detail::attn_bwd_rows_prod<D, RS, C.dtype>(J, V, addr, ring, frags, acc, after);
     };
-    // P = 2^((S scale - LSE) log2 e), then the mask (every tile: branch-free, so that it
-    // runs under the dP MFMAs; a no-op where nothing is masked) sets P = 0: also a row with no visible key
-    // (LSE -inf, every key masked), whose exponent is NaN. Rounded to the dtype for dV^T.
+    // P = 2^((S scale - LSE) log2 e) (under the dP MFMAs), then the mask sets P = 0 (also on a
+    // row with no visible key: LSE -inf, every key masked, whose exponent is NaN), on the tiles
+    // where the wave has a masked key (a branch after the product: the wave's last key past sk,
+    // or causal, past the diagonal of the tile's first query). Rounded to the dtype for dV^T.
     auto softmax_p = [&] {
-      auto rel = J.vgpr<i32>();
-      if constexpr (C.causal) rel = select(key_ok == 0u, 1000000, gpr<i32>(jkey - mask_base));
-      else rel = select(key_ok == 0u, 1000000, -1000000);
       for (int r = 0; r < 16; ++r) {
         const int g = r / 4, i = r % 4;
         if (i == 0) J.wait_for(lse[g]);
         J.v_fma_f32(s[r], s[r], scale, -lse[g][i]);
         s[r] = s[r] * 1.44269504088896340736f;
         s[r] = exp2(s[r], {.flush_denormals = true});
-        s[r] = select(rel > 8 * (r / 4) + r % 4, 0.0f, s[r]);
       }
-      for (int r = 0; r < 16; r += 2) detail::attn_pack2<C.dtype>(J, pb[r / 2], s[r], s[r + 1]);
     };
+    auto mask_p = [&] {
+      auto rel = J.vgpr<i32>();
+      if constexpr (C.causal) rel = select(key_ok == 0u, 1000000, gpr<i32>(jkey - mask_base));
+      else rel = select(key_ok == 0u, 1000000, -1000000);
+      for (int r = 0; r < 16; ++r) s[r] = select(rel > 8 * (r / 4) + r % 4, 0.0f, s[r]);
+    };
+    auto pack_p = [&](int r0, int r1) {
+      for (int r = r0; r < r1; r += 2) detail::attn_pack2<C.dtype>(J, pb[r / 2], s[r], s[r + 1]);
+    };
+    auto lim_w = J.sgpr<i32>();  // the last key the wave's first query sees
+    if constexpr (!C.causal) lim_w = sk - 1;
+    else if constexpr (C.top_left) lim_w = min(sk - 1, m0 + 0);
+    else lim_w = min(sk - 1, m0 + (sk - sq));
+    auto jw = J.sgpr<i32>();  // the wave's last key
+    jw = n0 + (wave * 32u + 31u).as<i32>();
     auto softmax_ds = [&] {  // dS = P (dP - D), rounded to the dtype
       for (int g = 0; g < QG; ++g) J.wait_for(dd[g]);
       for (int r = 0; r < 16; ++r) dp[r] = s[r] * (dp[r] - dd[r / 4][r % 4]);
@@ -734,12 +746,21 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
       rows_prod(OS, o_addr, oa, vf, dp, [&](int) { emit_cycles(J, sp, dk2 ? 28 : 56); });
       emit_all(J, sp);
     }
+    J.If(jw > lim_w, mask_p);
+    // dV^T's first DB MFMAs take P's registers 0 .. PS1 / 2 - 1: the rest is packed under them
+    constexpr int PS1 = dk2 ? 8 : 4;
+    pack_p(0, PS1);
     auto mn = J.sgpr<i32>();
     mn = m0 + static_cast<int32_t>(BM);
     load_rows(Lb, lse, mn);
     {
+      instr_stream pk = record(J, [&] { pack_p(PS1, 16); });
       instr_stream sd = record(J, softmax_ds);
-      tprod(OT, dv, pb, [&](int) { emit_cycles(J, sd, 24); });
+      tprod(OT, dv, pb, [&](int i) {
+        if (i + 1 < DB) emit_cycles(J, pk, 24);
+        else if (i + 1 == DB) emit_all(J, pk);
+        else emit_cycles(J, sd, 24);
+      });
       emit_all(J, sd);
     }
     load_rows(Db, dd, mn);
@@ -873,7 +894,8 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
 // forward's softmax: no running max), dS^T = P^T (dP^T - D) in the C layout is the B operand of
 // dQ^T += K^T dS^T (K^T from LDS, written transposed from the staged K rows as the main
 // kernel's Q^T). K and V of the tile after next are loaded into VGPRs at an iteration's end;
-// two barriers an iteration. At the end dQ = dtype(scale dQ^T^T), stored from the C layout.
+// two barriers an iteration. The mask runs only on tiles with a masked key for some query of
+// the wave. At the end dQ = dtype(scale dQ^T^T), stored from the C layout.
 template <attn_bwd_config C>
 constexpr void attn_bwd_dq_kernel(builder J, arg<uint16_t*> dq_ptr, arg<const uint16_t*> q_ptr,
                                   arg<const uint16_t*> k_ptr, arg<const uint16_t*> v_ptr, arg<const uint16_t*> do_ptr,
@@ -1009,6 +1031,15 @@ constexpr void attn_bwd_dq_kernel(builder J, arg<uint16_t*> dq_ptr, arg<const ui
     lim = sk - 1 + 0;
   }
   lim = lim - (trow.as<i32>());
+  // the wave's smallest lim (its first query's): a tile whose last key is at most that needs no mask
+  auto lim_w = J.sgpr<i32>();
+  if constexpr (C.causal) {
+    if constexpr (C.top_left) lim_w = m0 + (wave * 32u).as<i32>();
+    else lim_w = m0 + (wave * 32u).as<i32>() + (sk - sq);
+    lim_w = min(lim_w, sk - 1);
+  } else {
+    lim_w = sk - 1;
+  }
   // -LSE log2 e; a row with LSE = -inf (it sees no key): -inf, so P = 0 for every key
   auto nl = J.vgpr<f32>();
   J.wait_for(lse);
@@ -1085,20 +1116,26 @@ constexpr void attn_bwd_dq_kernel(builder J, arg<uint16_t*> dq_ptr, arg<const ui
   auto dsb = J.vgpr<u32>(8).named("ds");
   auto ka = J.vgpr<u32>(RS, 4), va = J.vgpr<u32>(RS, 4), ta = J.vgpr<u32>(RT, KW);
   auto k0 = J.sgpr<i32>(), kt = J.sgpr<i32>();
-  // P^T (f32, in s), then the mask (every tile: branch-free, under the dP^T MFMAs)
+  // P^T (f32, in s), under the dP^T MFMAs; then the mask, on the tiles that have a masked key
+  // for some query of the wave (a branch after the product)
   auto softmax_p = [&] {
-    auto rel = J.vgpr<i32>();
-    rel = lim - k0;
     for (int r = 0; r < 16; ++r) {
       J.v_fma_f32(s[r], s[r], scale_log2, nl);
       s[r] = exp2(s[r], {.flush_denormals = true});
-      s[r] = select(rel >= 8 * (r / 4) + r % 4, s[r], 0.0f);
     }
   };
-  auto softmax_ds = [&] {  // dS^T = P^T (dP^T - D), rounded to the dtype
-    for (int r = 0; r < 16; ++r) dp[r] = s[r] * (dp[r] - dd);
-    for (int r = 0; r < 16; r += 2) detail::attn_pack2<C.dtype>(J, dsb[r / 2], dp[r], dp[r + 1]);
+  auto mask_p = [&] {
+    auto rel = J.vgpr<i32>();
+    rel = lim - k0;
+    for (int r = 0; r < 16; ++r) s[r] = select(rel >= 8 * (r / 4) + r % 4, s[r], 0.0f);
   };
+  auto softmax_ds = [&](int r0, int r1) {  // dS^T = P^T (dP^T - D), rounded to the dtype: rows r0 .. r1 - 1
+    for (int r = r0; r < r1; ++r) dp[r] = s[r] * (dp[r] - dd);
+    for (int r = r0; r < r1; r += 2) detail::attn_pack2<C.dtype>(J, dsb[r / 2], dp[r], dp[r + 1]);
+  };
+  // dQ^T's first DB MFMAs take dS^T's registers 0 .. DS1 / 2 - 1 (its first k-step or pair):
+  // the rest of dS^T runs under them
+  constexpr int DS1 = dk2 ? 8 : 4;
   auto iteration = [&] {
     J.s_waitcnt(lgkmcnt(0));
     J.s_barrier();  // (the tile is complete)
@@ -1108,7 +1145,8 @@ constexpr void attn_bwd_dq_kernel(builder J, arg<uint16_t*> dq_ptr, arg<const ui
       detail::attn_bwd_rows_prod<D, RS, C.dtype>(J, VS, v_addr, va, of, dp, [&](int) { emit_cycles(J, sp, dk2 ? 28 : 56); });
       emit_all(J, sp);
     }
-    softmax_ds();
+    J.If(k0 + static_cast<int32_t>(BN - 1) > lim_w, mask_p);
+    softmax_ds(0, 16);
     detail::attn_bwd_t_prod<DB, KG, RT, C.dtype>(J, KT, l32, trow, ta, dq, dsb, [](int) {});
     J.s_barrier();  // (every wave's reads of the tile done: its LDS is refilled)
     auto next = [&] {  // tile kt + 1 (this group's) into LDS; its tile kt + 1 + NG loaded
