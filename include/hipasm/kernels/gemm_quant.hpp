@@ -931,7 +931,8 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   // gemm_bf16's one-buffer step. With two workgroups a CU (4 waves) the other workgroup's MFMAs
   // cover a barrier, and the wait after barrier 1 measured faster (bench_kernel_gemm_fp8,
   // 4096x3072x7168).
-  constexpr bool EARLY = C.wm * C.wn >= 8 || C.agpr_acc;
+  // (int8 tiles of 4 waves whose LDS holds one workgroup a CU, 128x160: EARLY too)
+  constexpr bool EARLY = C.wm * C.wn >= 8 || C.agpr_acc || (I8 && 2 * C.lds_bytes() > active_target::desc.lds_bytes);
   // EARLY: LATE MFMAs of the second-to-last slice wait past barrier 1 (its fragments stay in
   // their registers until slice 0 of the next tile is read, after barrier 2), so that between
   // the barriers, where the CU's LDS stores of the next tile drain (48 KiB for 256x128x128: ~540
