@@ -192,6 +192,7 @@ const gemm_quant_kernel_ref kI8TokenSplit{"gq_i8_token_split", gq_configs::i8_to
 const gemm_quant_kernel_ref kFp8TensorSplit{"gq_fp8_tensor_split", gq_configs::fp8_tensor_split};
 const gemm_quant_kernel_ref kFp8BlockSplit{"gq_fp8_block_split", gq_configs::fp8_block_split};
 const gemm_quant_kernel_ref kFp8BlockSplit128{"gq_fp8_block_split128", gq_configs::fp8_block_split128};
+const gemm_quant_kernel_ref kI8Token96Agpr{"gq_i8_token_96_agpr", gq_configs::i8_token_96_agpr};
 const gemm_quant_kernel_ref kFp8Token256Agpr{"gq_fp8_token_256_agpr", gq_configs::fp8_token_256_agpr};
 const gemm_quant_kernel_ref kFp8Tensor256Agpr{"gq_fp8_tensor_256_agpr", gq_configs::fp8_tensor_256_agpr};
 const gemm_quant_kernel_ref kFp8Token256Persist{"gq_fp8_token_256_persist", gq_configs::fp8_token_256_persist};
@@ -302,6 +303,14 @@ TEST_CASE("gemm_quant int8: 8 waves and one LDS buffer, 256x128, 128x256 and 256
   run_random(kI8TokenW8N256, nullptr, 200, 300, 648);  // 2 x 2 tiles (M, N tails), 6 K tiles (the last 8 columns)
   run_random(kI8TokenW8x256, nullptr, 270, 300, 520);  // 2 x 2 tiles, 5 K tiles (odd; the last 8 columns)
   run_random(kI8TokenW8x256, nullptr, 256, 256, 256);  // one full tile, 2 K tiles
+}
+
+// int8 with AGPR accumulators and one LDS buffer, 4 waves (one a SIMD): the stores and loads among
+// the MFMAs past barrier 1, the per-token scales through LDS (row blocks read one ahead)
+TEST_CASE("gemm_quant int8: 96x256 tiles, accumulators in AGPRs, one LDS buffer", "[gemm_quant]") {
+  run_random(kI8Token96Agpr, nullptr, 150, 270, 644);  // 2 x 2 tiles (M, N tails), 6 K tiles (the last 4 bytes)
+  run_random(kI8Token96Agpr, nullptr, 96, 256, 256);   // one full tile, 2 K tiles
+  run_random(kI8Token96Agpr, nullptr, 192, 512, 384);  // 2 x 2 full tiles, 3 K tiles (an odd count)
 }
 
 // gfx950: fp8 on the double-K MFMA (v_mfma_f32_32x32x64_f8f6f4, one a 32x32 block and 64 k)

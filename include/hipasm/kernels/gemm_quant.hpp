@@ -328,30 +328,38 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   } else {
     k_begin = 0u;
   }
-  // VGPR copies: each workgroup starts its K walk at a unit (a 128-byte line, or a tile if
+  // VGPR copies (fp8): each workgroup starts its K walk at a unit (a 128-byte line, or a tile if
   // larger; block128: its scale blocks) keyed to its tile column (one further per column, over 16
   // lines) and wraps around: the columns spread over the L2 channels, and the workgroups of one
   // column, which read the same B rows (on one XCD: gemm_tile_order), read them in step (L2
-  // hits; keyed to the linear id they would start 8 units apart).
+  // hits; keyed to the linear id they would start 8 units apart). int8 (ROTATE false) starts
+  // every walk at k_begin: the rotated starts read A's rows at 16 offsets, so the first tiles of
+  // a round share no A lines in L2 and come from HBM together, which cost every int8 row more
+  // than the channel spread gained (bench_kernel_gemm_i8).
+  constexpr bool ROTATE = !I8 || PERSIST;
   constexpr uint32_t UNIT = BK >= 128 ? BK : 128, NU = 16 * 128 / UNIT;
   auto k_cur = J.sgpr<u32>(), loaded = J.sgpr<u32>(), k_span = J.sgpr<u32>(), k_end = J.sgpr<u32>();
   auto first_unit = J.sgpr<u32>();
   if constexpr (VG) {
-    auto wg = J.sgpr<u32>();
-    wg = tx;
     k_span = k_tiles * BK;
     k_end = k_begin + k_span;
-    // (the units holding columns below K; an empty split range: 0, so at least 1)
-    // (x % u for x < NU, a power of 2: x -= (2^s u) where it does not wrap, s = log2(NU) - 1 .. 0,
-    // as unsigned minima; a division would be ~30 instructions before the first loads)
-    auto nunits = J.sgpr<u32>(), sub = J.sgpr<u32>();
-    nunits = max(gpr<u32>((min(k_span, gpr<u32>(K - k_begin)) + (UNIT - 1)) / UNIT), 1u);
-    first_unit = wg % NU;
-    for (uint32_t sh = NU / 2; sh >= 1; sh /= 2) {
-      sub = first_unit - nunits * sh;
-      first_unit = min(first_unit, sub);
+    if constexpr (ROTATE) {
+      auto wg = J.sgpr<u32>();
+      wg = tx;
+      // (the units holding columns below K; an empty split range: 0, so at least 1)
+      // (x % u for x < NU, a power of 2: x -= (2^s u) where it does not wrap, s = log2(NU) - 1 .. 0,
+      // as unsigned minima; a division would be ~30 instructions before the first loads)
+      auto nunits = J.sgpr<u32>(), sub = J.sgpr<u32>();
+      nunits = max(gpr<u32>((min(k_span, gpr<u32>(K - k_begin)) + (UNIT - 1)) / UNIT), 1u);
+      first_unit = wg % NU;
+      for (uint32_t sh = NU / 2; sh >= 1; sh /= 2) {
+        sub = first_unit - nunits * sh;
+        first_unit = min(first_unit, sub);
+      }
+      k_cur = k_begin + first_unit * UNIT;
+    } else {
+      k_cur = k_begin;
     }
-    k_cur = k_begin + first_unit * UNIT;
     loaded = 0u;
   }
   // PERSIST: the load cursor (a_org, b_org, k_cur, loaded) walks k_pad tiles of a C tile (K's,
@@ -379,11 +387,13 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   for (int i = 0; i < S; ++i) Bs[i] = pool.view(LB);
   // PERSIST, per_token: the tile's row and column scales (BM + BN floats) in LDS for the epilogue,
   // loaded one a lane (psr, psc) a tile ahead, at the previous tile's end (their latency under the
-  // K walk, not in the epilogue)
-  constexpr bool SCALES_LDS = PERSIST && TOKEN;
+  // K walk, not in the epilogue). AGPR accumulators, per_token, one tile: the same, loaded after
+  // the first tiles (the epilogue's row scales, 16 TM VGPRs, do not fit beside the loop's).
+  constexpr bool SCALES_LDS = TOKEN && (PERSIST || (C.agpr_acc && VG && !SPLIT));
   static_assert(!SCALES_LDS || (BM <= T && BN <= T),
-                "gemm_quant: groups with per_token scales needs bm and bn at most the workgroup's threads");
-  const uint32_t sc_lds = SCALES_LDS ? pool.view(lds_layout{.rows = 1, .cols = 4 * (BM + BN), .elem_bytes = 1}).base : 0;
+                "gemm_quant: per_token scales through LDS (groups, agpr_acc) need bm and bn at most the workgroup's threads");
+  // (each lane writes one row scale and one column scale: T of each)
+  const uint32_t sc_lds = SCALES_LDS ? pool.view(lds_layout{.rows = 1, .cols = 8 * T, .elem_bytes = 1}).base : 0;
   constexpr uint32_t tile_loads = VG ? (BM + BN) * BK / (16 * T) : (BM + BN) * BK / (4 * T);  // loads per lane and tile
   // VGPR copies: tile k + 1's chunks (one dwordx4 a lane and step) wait in VGPRs while tile k computes
   const tile_copy_opts vcopy{.threads = T, .vec_bytes = 16};
@@ -587,7 +597,13 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   auto cs = J.vgpr<f32>(TOKEN ? TN : 1);                      // column scales
   // (with the VGPR copies early, unless they and the accumulators pass 160 VGPRs: 256x256's
   // 64 + 2 scale VGPRs leave the staging and fragments too few; then in the epilogue)
-  constexpr bool SCALES_EARLY = TOKEN && VG && TM * TN * 16 + 16 * TM + TN <= 160;
+  constexpr bool SCALES_EARLY = TOKEN && VG && !SCALES_LDS && TM * TN * 16 + 16 * TM + TN <= 160;
+  // EARLY_RS0 (int8, the paired epilogue below, the scales too many to load early: 256x256's): the
+  // column scales and block row 0's row scales (rs0) loaded here, the other row blocks' at the
+  // epilogue's start, their latency under block row 0's conversions
+  constexpr bool EARLY_RS0 = I8 && TOKEN && VG && !SCALES_LDS && !SCALES_EARLY && !SPLIT && !C.agpr_acc && TM > 1 &&
+                             TN % 2 == 0 && 16 * TN <= 63 && !active_target::desc.features.has_permlane_swap &&
+                             TM * TN * 16 + 16 + TN <= 160;
   // per_tensor: the two scales (SGPRs) loaded here too, their latency under the loop's, not
   // the epilogue's (with the VGPR copies, one slice read ahead: the loop's LDS waits are
   // lgkmcnt(0), which an SMEM load out of order in the count cannot fool)
@@ -597,15 +613,17 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     J.s_buffer_load_dword(ts_a, SA.desc, 0);
     J.s_buffer_load_dword(ts_b, SB.desc, 0);
   }
-  constexpr int token_scale_loads = SCALES_EARLY ? 4 * TM + TN : 0;
-  auto load_token_scales = [&] {
-    for (int j = 0; j < TN; ++j) SB.load(cs[j], at(gpr<u32>((b_row + (n0 + 32 * j)) << 2)));  // (past N: zeros)
+  constexpr int token_scale_loads = SCALES_EARLY ? 4 * TM + TN : EARLY_RS0 ? 4 + TN : 0;
+  auto rs0 = J.vgpr<f32>(EARLY_RS0 ? 4 : 1, EARLY_RS0 ? 4 : 1);
+  auto load_token_scales = [&](int i_from, bool cols) {
+    if (cols)
+      for (int j = 0; j < TN; ++j) SB.load(cs[j], at(gpr<u32>((b_row + (n0 + 32 * j)) << 2)));  // (past N: zeros)
     auto sa_row = J.vgpr<u32>();
     sa_row = crow << 2;
-    for (int i = 0; i < TM; ++i)
-      for (int g = 0; g < 4; ++g) SA.load(rs[4 * i + g], at(sa_row) + (32 * i + 8 * g) * 4);
+    for (int i = i_from; i < (EARLY_RS0 && cols ? 1 : TM); ++i)
+      for (int g = 0; g < 4; ++g) SA.load(EARLY_RS0 && i == 0 ? rs0[g] : rs[4 * i + g], at(sa_row) + (32 * i + 8 * g) * 4);
   };
-  if constexpr (SCALES_EARLY) load_token_scales();
+  if constexpr (SCALES_EARLY || EARLY_RS0) load_token_scales(0, true);
   auto psr = J.vgpr<f32>(), psc = J.vgpr<f32>();
   auto prefetch_scales = [&](const gpr<u32>& m, const gpr<u32>& n) {  // (rows and columns past M, N: zeros)
     SA.load(psr, at(gpr<u32>((tid + m) << 2)));
@@ -913,7 +931,8 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   // gemm_bf16's one-buffer step. With two workgroups a CU (4 waves) the other workgroup's MFMAs
   // cover a barrier, and the wait after barrier 1 measured faster (bench_kernel_gemm_fp8,
   // 4096x3072x7168).
-  constexpr bool EARLY = C.wm * C.wn >= 8;
+  // (int8 tiles of 4 waves whose LDS holds one workgroup a CU, 128x160: EARLY too)
+  constexpr bool EARLY = C.wm * C.wn >= 8 || C.agpr_acc || (I8 && 2 * C.lds_bytes() > active_target::desc.lds_bytes);
   // EARLY: LATE MFMAs of the second-to-last slice wait past barrier 1 (its fragments stay in
   // their registers until slice 0 of the next tile is read, after barrier 2), so that between
   // the barriers, where the CU's LDS stores of the next tile drain (48 KiB for 256x128x128: ~540
@@ -922,7 +941,12 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   constexpr int POST = LATE + MPS;  // MFMAs after barrier 1
   // of them, after barrier 2: up to 3 (two waves a SIMD: 192 cycles of MFMAs over slice 0's read
   // latency); none when the one MFMA of a double-K 32x32 wave block issues before the stores
-  constexpr int AFTER = POST < 2 ? 0 : POST / 4 < 1 ? 1 : POST / 4 > 3 ? 3 : POST / 4;
+  // SOLO (AGPR accumulators, 4 waves: one wave a SIMD, no other wave's MFMAs between its own):
+  // the stores interleaved with the MFMAs after barrier 1 too, and 8 MFMAs (256 cycles) over
+  // slice 0's reads after barrier 2
+  constexpr bool SOLO = EARLY && C.agpr_acc && C.wm * C.wn <= 4;
+  constexpr int AFTER = SOLO ? (POST / 4 < 8 ? POST / 4 : 8)
+                        : POST < 2 ? 0 : POST / 4 < 1 ? 1 : POST / 4 > 3 ? 3 : POST / 4;
   constexpr int CUT = POST - AFTER;
   // MFMA e of the post-barrier-1 run: the late ones of slice KS - 2, then slice KS - 1's
   auto mfma_post = [&](int from, int to, bool block_start, int ps) {
@@ -959,10 +983,19 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     J.s_waitcnt(lgkmcnt(0));
     J.s_barrier();
     if constexpr (EARLY) {
-      mfma_post(0, 1, block_start, ps);  // (the matrix core busy while the stores issue)
-      copy_tile_store(J, sta[set], As[0]);
-      copy_tile_store(J, stb[set], Bs[0]);
-      interleave(J, [&] { mfma_post(1, CUT, block_start, ps); }, [&] { load_tile(set, &tail); });
+      if constexpr (SOLO) {
+        interleave(J, [&] { mfma_post(0, CUT, block_start, ps); },
+                   [&] {
+                     copy_tile_store(J, sta[set], As[0]);
+                     copy_tile_store(J, stb[set], Bs[0]);
+                     load_tile(set, &tail);
+                   });
+      } else {
+        mfma_post(0, 1, block_start, ps);  // (the matrix core busy while the stores issue)
+        copy_tile_store(J, sta[set], As[0]);
+        copy_tile_store(J, stb[set], Bs[0]);
+        interleave(J, [&] { mfma_post(1, CUT, block_start, ps); }, [&] { load_tile(set, &tail); });
+      }
       J.s_waitcnt(lgkmcnt(0));
       J.s_barrier();
       interleave(J, [&] { mfma_post(CUT, POST, block_start, ps); }, [&] { read_slice(0, 0); });
@@ -1079,34 +1112,41 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
       if constexpr (SPLIT) w_off[j] = 0x80000000u;
     });
   }
+  // LAZY_RS (one tile, int8 AGPR accumulators: the paired epilogue below): block row i's row
+  // scales read from LDS while block row i - 1 converts, not all before the first (the waves'
+  // reads of all of them took as long as the global loads they replace)
+  constexpr bool LAZY_RS = SCALES_LDS && !PERSIST && I8 && TN % 2 == 0;
+  auto sa_r = J.vgpr<u32>();
+  auto read_rs = [&](int i) {
+    for (int g = 0; g < 4; ++g) J.ds_read_b128(rs[4 * i + g], sa_r, {.offset = static_cast<int32_t>((32 * i + 8 * g) * 4)});
+  };
   if constexpr (SCALES_LDS) {
     // this tile's scales (loaded at the previous tile's end) to LDS, every wave's there, read as
     // the lane's rows and columns; then the next tile's loads
-    auto sa_w = J.vgpr<u32>(), sa_r = J.vgpr<u32>(), sb_r = J.vgpr<u32>();
+    auto sa_w = J.vgpr<u32>(), sb_r = J.vgpr<u32>();
     sa_w = (tid << 2) + sc_lds;
     // (older than the next tile's first loads, the youngest here; says so to the verifier, which
     // also follows the K walk's zero trips)
     J.s_waitcnt(vmcnt(static_cast<int>(tile_loads)));
     J.ds_write_b32(sa_w, psr);
-    J.ds_write_b32(sa_w, psc, {.offset = static_cast<int32_t>(4 * BM)});
+    J.ds_write_b32(sa_w, psc, {.offset = static_cast<int32_t>(4 * T)});
     J.s_waitcnt(lgkmcnt(0));
     J.s_barrier();
     sa_r = ((crow - m0) << 2) + sc_lds;
-    sb_r = (b_row << 2) + (sc_lds + 4 * BM);
-    for (int i = 0; i < TM; ++i)
-      for (int g = 0; g < 4; ++g) J.ds_read_b128(rs[4 * i + g], sa_r, {.offset = static_cast<int32_t>((32 * i + 8 * g) * 4)});
+    sb_r = (b_row << 2) + (sc_lds + 4 * T);
     for (int j = 0; j < TN; ++j) J.ds_read_b32(cs[j], sb_r, {.offset = static_cast<int32_t>(32 * j * 4)});
+    for (int i = 0; i < (LAZY_RS ? 1 : TM); ++i) read_rs(i);
     J.s_waitcnt(lgkmcnt(0));
-    prefetch_scales(gpr<u32>(nty * BM), gpr<u32>(ntx * BN));
+    if constexpr (PERSIST) prefetch_scales(gpr<u32>(nty * BM), gpr<u32>(ntx * BN));
   } else if constexpr (TOKEN) {
     if constexpr (!SCALES_EARLY) {
       // (the loop's last loads and LDS reads, of tiles past the end, done first: their
       // registers then hold the scales)
       J.s_waitcnt(vmcnt(0));
       J.s_waitcnt(lgkmcnt(0));
-      load_token_scales();
+      load_token_scales(EARLY_RS0 ? 1 : 0, !EARLY_RS0);
     }
-    J.s_waitcnt(vmcnt(0));
+    if constexpr (!EARLY_RS0) J.s_waitcnt(vmcnt(0));
   } else if constexpr (!BLOCK) {
     if constexpr (!TENSOR_EARLY) {
       J.s_buffer_load_dword(ts_a, SA.desc, 0);
@@ -1170,7 +1210,8 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   // infinity (gfx942 rounds to bf16 in software: the NaN check was 4 of its 6 instructions a value).
   // Not covered: a NaN scale whose payload the multiply passes on with the top 8 mantissa bits
   // set (0x7fff8000 and up, e.g. an all-ones fill) carries into +-0.
-  constexpr bool PKS = !PAIRED && !SPLIT && !BLOCK && !C.agpr_acc;
+  // (int8 with AGPR accumulators: each read into a VGPR first, the conversion's source)
+  constexpr bool PKS = !PAIRED && !SPLIT && !BLOCK && (!C.agpr_acc || (I8 && !PERSIST));
   // The second v_pk_mul_f32 operand of PK and PKS: per_token each column scale twice (2 TN), else
   // the tensor scale twice.
   auto fill_scale_pairs = [&](gpr<f32>& s2) {
@@ -1252,13 +1293,19 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     fill_scale_pairs(s2);
     auto pair_bf16 = [&](int i, int j, int r) {
       auto a = acc[i * TN + j];
-      if constexpr (I8) {
+      if constexpr (I8 && C.agpr_acc) {
+        J.v_accvgpr_read_b32(va[0], a[r]);
+        J.v_cvt_f32_i32(vq[0], va[0]);
+        J.v_accvgpr_read_b32(va[1], a[r + 1]);
+        J.v_cvt_f32_i32(vq[1], va[1]);
+      } else if constexpr (I8) {
         J.v_cvt_f32_i32(vq[0], a[r]);
         J.v_cvt_f32_i32(vq[1], a[r + 1]);
       }
       if constexpr (TOKEN) {
-        if constexpr (I8) J.v_pk_mul_f32(vq, vq, rs[4 * i + r / 4].slice(r % 4, 2));
-        else J.v_pk_mul_f32(vq, a.slice(r, 2), rs[4 * i + r / 4].slice(r % 4, 2));
+        auto rows = EARLY_RS0 && i == 0 ? rs0[r / 4].slice(r % 4, 2) : rs[4 * i + r / 4].slice(r % 4, 2);
+        if constexpr (I8) J.v_pk_mul_f32(vq, vq, rows);
+        else J.v_pk_mul_f32(vq, a.slice(r, 2), rows);
         J.v_pk_mul_f32(vq, vq, s2.slice(2 * j, 2));
       } else if constexpr (I8) {
         J.v_pk_mul_f32(vq, vq, s2);
@@ -1286,6 +1333,11 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
       auto srows = J.sgpr<u32>(4);
       for (int i = 0; i < TM; ++i)
         for (int r0 = 0; r0 < 16; r0 += 2 * RB) {
+          if constexpr (LAZY_RS)
+            if (r0 == 0 && i + 1 < TM) read_rs(i + 1);  // (waited for with the first exchanges)
+          // (EARLY_RS0: the row scales of blocks 1.. went out before block row 0's 16 TN stores)
+          if constexpr (EARLY_RS0)
+            if (r0 == 0 && i == 1) J.s_waitcnt(vmcnt(16 * TN));
           for (int b = 0; b < RB; ++b)
             for (int j = 0; j < TN; ++j) {
               hb[b * TN + j] = pair_bf16(i, j, r0 + 2 * b).template as<u32>();

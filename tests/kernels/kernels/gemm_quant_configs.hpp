@@ -59,6 +59,10 @@ inline constexpr gemm_quant_config i8_token_w8_256{.type = quant_type::i8, .scal
 // of two), two tiles ahead (18 staging loads a lane), one LDS buffer
 inline constexpr gemm_quant_config i8_token_w160{.type = quant_type::i8, .scale = quant_scale::per_token, .bn = 160,
                                                  .wm = 4, .wn = 1, .ahead = 2, .lds_buffers = 1};
+// int8 96x256 in 4 waves of 96x64 (accumulators in AGPRs: one wave a SIMD), one LDS buffer (the
+// per-token scales through LDS, bm below the workgroup's threads), an odd number of 32-row blocks
+inline constexpr gemm_quant_config i8_token_96_agpr{.type = quant_type::i8, .scale = quant_scale::per_token, .bm = 96,
+                                                    .bn = 256, .wm = 1, .wn = 4, .lds_buffers = 1, .agpr_acc = true};
 // gfx950 (160 KiB of LDS, the double-K fp8 MFMA): the MI355X bench's large fp8 tile, 4 waves of
 // 128x128 (256 accumulators in AGPRs: one wave a SIMD), two LDS buffers (128 KiB: on gfx942 a
 // compile error), the next tile's first reads among the last slice's MFMAs (READ_AHEAD), the
