@@ -102,7 +102,8 @@ struct mla_decode_config {
   // (split_dims: its K reads are ds_read_b64, which no skew of this form frees of conflicts)
   constexpr bool row_skew() const { return kv_cache == mla_kv_cache::bf16 && !split_dims; }
   constexpr uint32_t row_stride() const { return dma_row_stride(row_bytes()) + (row_skew() ? 32 : 0); }
-  constexpr uint32_t dma_buffers() const { return prefetch + 1; }
+  // (q_fp8: one more, the block whose PV waits for the next one's)
+  constexpr uint32_t dma_buffers() const { return prefetch + 1 + (q_fp8 ? 1 : 0); }
   // (fp8 split_dims on gfx950 allocates no bf16 buffer: an upper bound there)
   constexpr uint32_t lds_bytes() const {
     return dma_buffers() * bn * row_stride() + (kv_cache == mla_kv_cache::fp8 && !q_fp8 ? bn * wide_row_stride : 0) +
@@ -391,7 +392,12 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   auto kb = J.sgpr<u32>().named("kb"), buf = J.sgpr<u32>(), nbuf = J.sgpr<u32>(), rbuf = J.sgpr<u32>();
   auto s = J.vgpr<f32>(4).aligned(4), s2 = J.vgpr<f32>(4).aligned(4);
   auto pb = J.vgpr<u32>(2).aligned(2);
-  if constexpr (F8Q) pb[1] = 0u;  // (P^T's keys 4 .. 7 of a lane group: none)
+  // q_fp8: the PV product of two blocks a 16x16x32 MFMA (k: 4 keys of each a lane group), run
+  // at the pair's second block (the last one of an odd count alone, against zeros); pp: the
+  // first block's p (f32: rescaled with O when the reference max moves), pbuf: its buffer
+  auto pp = J.vgpr<f32>(F8Q ? 4 : 1);
+  auto pbuf = J.sgpr<u32>(), par = J.sgpr<u32>();
+  if constexpr (F8Q) pp.fill(0.0f);
   auto va = J.vgpr<u32>(2).aligned(2), va2 = J.vgpr<u32>(2).aligned(2);
   // (without transposing reads: v_perm_b32 selectors of the low and the high halves of two dwords)
   auto plo = J.sgpr<u32>(), phi = J.sgpr<u32>();
@@ -472,15 +478,18 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     auto kaddr = J.vgpr<u32>(), vaddr = J.vgpr<u32>(), kaddr2 = J.vgpr<u32>();
     if constexpr (F8Q) {
       // K: lane (col, grp) the fp8 of Q's dims of row col (kaddr2: the rope dims). V^T by
-      // ds_read_b64_tr_b8: the lane pair (2 r, 2 r + 1) of a group addresses row 4 grp + r % 4,
-      // dims 16 d + 8 (lane & 1): lane s receives rows 4 grp .. + 3 of dim 16 d + s in bytes 0-3
-      // (keys 4 grp .. + 3: P^T's bytes 0-3 of the lane group) and the same in bytes 4-7 (against
-      // P^T's zeros)
+      // ds_read_b64_tr_b8: the lane pair (2 r, 2 r + 1) of a group addresses row 4 grp + r % 4
+      // (of the pair's first block for r < 4, else of this one), dims 16 d + 8 (lane & 1): lane s
+      // receives rows 4 grp .. + 3 of dim 16 d + s of the two blocks in bytes 0-3 and 4-7, P^T's
+      // keys of its lane group (a block alone: the same rows twice, against P^T's zeros)
       kaddr = (col + rbuf * BN) * RS + (grp << 5) + wide.offset;
       kaddr2 = (col + rbuf * BN) * RS + (grp << 3) + (DV + wide.offset);
-      auto l16 = J.vgpr<u32>();
+      auto l16 = J.vgpr<u32>(), vb = J.vgpr<u32>();
+      auto b0 = J.sgpr<u32>();
       l16 = lane & 15u;
-      vaddr = ((grp << 2) + ((l16 >> 1) & 3u) + rbuf * BN) * RS + ((l16 & 1u) << 3) + wide.offset;
+      b0 = select(par != 0u, pbuf, rbuf);
+      vb = select(l16 < 8u, gpr<u32>(b0 + 0u), gpr<u32>(rbuf + 0u));
+      vaddr = ((grp << 2) + ((l16 >> 1) & 3u) + vb * BN) * RS + ((l16 & 1u) << 3) + wide.offset;
     } else if constexpr (DIRECT) {
       // K: lane (col, grp) the fp8 of Q's dims of row col (kaddr2: the rope chunk or slice).
       // V^T: ds_read_b64_tr_b8 gives lane s of a group rows r0 .. r0 + 7 of dim 16 d + s
@@ -598,6 +607,31 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
         for (uint32_t v = 2; v < W; ++v) s[i] = s[i] + part[4 * v + i];
       }
     }
+    // O^T += V^T P^T
+    auto pv = [&] {
+      for (uint32_t d = 0; d < NV; ++d) {
+        if (d + VR - 1 < NV) read_v(d + VR - 1);
+        const uint32_t younger = (d + VR - 1 < NV ? VR - 1 : NV - 1 - d) * VPI;
+        J.s_waitcnt(lgkmcnt(younger));
+        if constexpr (F8Q) {
+          J.v_mfma_f32_16x16x32_fp8_fp8(o.slice(4 * d, 4), vraw.slice(2 * (d % VR), 2), pb, o.slice(4 * d, 4));
+        } else if constexpr (DIRECT) {
+          J.v_cndmask_b32(vsel, vraw[2 * (d % VR)], vraw[2 * (d % VR) + 1], godd);
+          cvt4(va, vsel);
+          J.v_mfma_f32_16x16x16_bf16(o.slice(4 * d, 4), va, pb, o.slice(4 * d, 4));
+        } else if constexpr (TR) {
+          J.v_mfma_f32_16x16x16_bf16(o.slice(4 * d, 4), vraw.slice(2 * (d % VR), 2), pb, o.slice(4 * d, 4));
+        } else {  // pair d: the low halves (even dims) to tile 2 d, the high halves to tile 2 d + 1
+          auto r = vraw.slice(4 * (d % VR), 4);
+          for (uint32_t h = 0; h < 2; ++h) {
+            auto vh = h == 0 ? va : va2;
+            J.v_perm_b32(vh[0], r[1], r[0], h == 0 ? plo : phi);
+            J.v_perm_b32(vh[1], r[3], r[2], h == 0 ? plo : phi);
+            J.v_mfma_f32_16x16x16_bf16(o.slice(4 * (2 * d + h), 4), vh, pb, o.slice(4 * (2 * d + h), 4));
+          }
+        }
+      }
+    };
     // scores of keys k0 + 4 grp + i, masked past the row's last key
     auto rel = J.vgpr<i32>();
     rel = lim - (kb << detail::mla_log2(BN)).as<i32>();
@@ -621,50 +655,50 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
       alpha = exp2(select(m == NEG_INF, 0.0f, gpr<f32>(m - mn)), flush);  // (no key yet: O and l are 0)
       l = l * alpha;
       for (uint32_t i = 0; i < 4 * NVT; ++i) o[i] = o[i] * alpha;
+      if constexpr (F8Q)
+        for (int i = 0; i < 4; ++i) pp[i] = pp[i] * alpha;  // (the pending block's p)
       m = mn;
     });
     // the first V^T tiles' reads under the softmax
-    for (uint32_t d = 0; d + 1 < VR && d < NV; ++d) read_v(d);
+    if constexpr (!F8Q)
+      for (uint32_t d = 0; d + 1 < VR && d < NV; ++d) read_v(d);
     auto nm = J.vgpr<f32>();
     nm = select(m == NEG_INF, 0.0f, gpr<f32>(0.0f - m));
     for (int i = 0; i < 4; ++i) s[i] = exp2(s[i] + nm, flush);  // (masked: 2^-inf = 0)
     l = l + ((s[0] + s[1]) + (s[2] + s[3]));
-    if constexpr (F8Q) {  // p <= 2^8 < 448, e4m3's largest (the reference max moves by 8 at most)
+    if constexpr (F8Q) {
+      // p <= 2^8 < 448, e4m3's largest (the reference max moves by 8 at most)
       modifiers hi;
       hi.op_sel = 4;  // op_sel:[0,0,1]: the high word (the low one kept)
-      J.v_cvt_pk_fp8_f32(pb[0], s[0], s[1]);
-      J.v_cvt_pk_fp8_f32(pb[0], s[2], s[3], hi);
+      auto pk = [&](const gpr<u32>& d, auto&& x) {
+        J.v_cvt_pk_fp8_f32(d, x[0], x[1]);
+        J.v_cvt_pk_fp8_f32(d, x[2], x[3], hi);
+      };
+      auto last = J.sgpr<u32>();
+      last = kb + 1u;
+      J.If(par != 0u || last == kb1, [&] {
+        for (uint32_t d = 0; d + 1 < VR && d < NV; ++d) read_v(d);
+        J.If(par != 0u, [&] {
+          pk(pb[0], pp);
+          pk(pb[1], s);
+        }, [&] {
+          pk(pb[0], s);
+          pb[1] = 0u;
+        });
+        pv();
+      }, [&] {
+        for (int i = 0; i < 4; ++i) pp[i] = s[i] + 0.0f;
+      });
+      return;
     } else {
       pb[0] = cvt_bf16x2(s[0], s[1], bf16_round::nearest_even_finite).as<u32>();
       pb[1] = cvt_bf16x2(s[2], s[3], bf16_round::nearest_even_finite).as<u32>();
     }
-    // O^T += V^T P^T
-    for (uint32_t d = 0; d < NV; ++d) {
-      if (d + VR - 1 < NV) read_v(d + VR - 1);
-      const uint32_t younger = (d + VR - 1 < NV ? VR - 1 : NV - 1 - d) * VPI;
-      J.s_waitcnt(lgkmcnt(younger));
-      if constexpr (F8Q) {
-        J.v_mfma_f32_16x16x32_fp8_fp8(o.slice(4 * d, 4), vraw.slice(2 * (d % VR), 2), pb, o.slice(4 * d, 4));
-      } else if constexpr (DIRECT) {
-        J.v_cndmask_b32(vsel, vraw[2 * (d % VR)], vraw[2 * (d % VR) + 1], godd);
-        cvt4(va, vsel);
-        J.v_mfma_f32_16x16x16_bf16(o.slice(4 * d, 4), va, pb, o.slice(4 * d, 4));
-      } else if constexpr (TR) {
-        J.v_mfma_f32_16x16x16_bf16(o.slice(4 * d, 4), vraw.slice(2 * (d % VR), 2), pb, o.slice(4 * d, 4));
-      } else {  // pair d: the low halves (even dims) to tile 2 d, the high halves to tile 2 d + 1
-        auto r = vraw.slice(4 * (d % VR), 4);
-        for (uint32_t h = 0; h < 2; ++h) {
-          auto vh = h == 0 ? va : va2;
-          J.v_perm_b32(vh[0], r[1], r[0], h == 0 ? plo : phi);
-          J.v_perm_b32(vh[1], r[3], r[2], h == 0 ? plo : phi);
-          J.v_mfma_f32_16x16x16_bf16(o.slice(4 * (2 * d + h), 4), vh, pb, o.slice(4 * (2 * d + h), 4));
-        }
-      }
-    }
+    pv();
   };
 
   // ---- the loop: iteration i issues the DMA of block i and computes block kb = i - prefetch
-  // (DMA buffer i % NB, the one block i - NB = kb - 1 was computed from: every wave is past that
+  // (DMA buffer i % NB, the one block i - NB = kb - 1 (q_fp8: kb - 2, the PV pair before this one) was computed from: every wave is past that
   // compute at the iteration's barrier). The first prefetch blocks' DMAs are issued before the
   // loop; the DMAs of its last prefetch iterations are past the split's end (zeros, never read).
   J.If(kb0 < kb1, [&] {
@@ -673,6 +707,10 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     iend = kb1 + C.prefetch;
     kb = kb0 + 0u;
     nbuf = 0u;  // DMA buffer of block kb
+    if constexpr (F8Q) {
+      par = 0u;  // (block kb - kb0 odd: the second of a PV pair)
+      pbuf = 0u;
+    }
     rbuf = 0u;  // KV view buffer of block kb (bf16 and DIRECT: nbuf; fp8 widened: 0)
     J.s_waitcnt(vmcnt(NQ + 1));  // the first group's page entries (the second's and Q's loads in flight)
     // the first prefetch blocks' DMAs (fresh buffers: no barrier; prefetch <= 4: the first group)
@@ -713,6 +751,10 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
       buf = select(buf == NB, 0u, buf);
       nbuf = nbuf + 1u;
       nbuf = select(nbuf == NB, 0u, nbuf);
+      if constexpr (F8Q) {
+        pbuf = rbuf + 0u;
+        par = par ^ 1u;
+      }
       if constexpr (!WIDE) rbuf = nbuf + 0u;  // (fp8 widened: the one bf16 buffer)
     });
   });
