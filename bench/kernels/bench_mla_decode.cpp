@@ -368,7 +368,14 @@ int main(int argc, char** argv) {
       shapes.push_back({b, 1, kv, 16, false});
     shapes.push_back({32, 4, 8192, 16, false});
   }
+  // HIPASM_MLA_FP8Q_ONLY=1: only the q_fp8 rows (aiter run on them)
+  const char* only = std::getenv("HIPASM_MLA_FP8Q_ONLY");
+  const bool fp8q_only = only && *only == '1';
   for (const auto& s : shapes) {
+    if (fp8q_only) {
+      if (target_gfx950 && s.fp8) row(s, aiter, true);
+      continue;
+    }
     const double au = row(s, aiter);
     // (fp8 Q: the q_fp8 kernels on the same rows, aiter's time from the fp8 row)
     if (target_gfx950 && s.fp8) row(s, aiter, true, au);

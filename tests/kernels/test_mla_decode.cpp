@@ -340,4 +340,8 @@ TEST_CASE("mla_decode: the default split count", "[mla]") {
   CHECK(hk::mla_decode_default_splits(304, 64 * 1024, r128, 1, 1, 8192, 128) == 64);
   CHECK(hk::mla_decode_default_splits(304, 64 * 1024, r128, 128, 1, 1024, 128) == 2);
   CHECK(hk::mla_decode_default_splits(304, 64 * 1024, r128, 4, 1, 0, 128) == 1);      // no KV
+  // fp8 Q, 64 rows on 4 waves: one workgroup a CU, at least 16 blocks a split
+  constexpr mla_decode_config f8q{.waves = 4, .prefetch = 2, .kv_cache = mla_kv_cache::fp8, .q_fp8 = true};
+  CHECK(hk::mla_decode_default_splits(256, 160 * 1024, f8q, 32, 1, 8192, 64) == 8);
+  CHECK(hk::mla_decode_default_splits(256, 160 * 1024, f8q, 32, 1, 1024, 64) == 4);
 }

@@ -53,6 +53,11 @@
 // MFMA operands as fp8 from the ring and converts them in registers (exact): K 8 dims a lane
 // (ds_read_b64) for a 16x16x32 MFMA, its S dims being its O dims plus 64 / waves rope dims; V^T
 // by ds_read_b64_tr_b8 (rows 8 (grp / 2) .. + 7 of a dim, the group's 4 rows a dword of it).
+// q_fp8 (gfx950, fp8 KV, not split_dims): fp8 Q (e4m3fn, its scale folded into the scores' by the
+// launch), no widening: S^T from the fp8 ring by 4 v_mfma_f32_16x16x128_f8f6f4 (a lane 32 dims of
+// a row, two ds_read_b128) and 2 v_mfma_f32_16x16x32_fp8_fp8 (the rope dims); P rounded to e4m3
+// (p <= 2^8); O^T by v_mfma_f32_16x16x32_fp8_fp8 over two blocks (a lane group's 4 keys of each: one
+// ds_read_b64_tr_b8 a tile whose lane pairs address either block's rows), run every second block.
 //
 // Device side:  HIPASM_MLA_DECODE_KERNEL(mla_h16, (hipasm::kernels::mla_decode_config{.waves = 1}))
 //               HIPASM_MLA_DECODE_COMBINE_KERNEL(mla_combine)
@@ -106,7 +111,7 @@ struct mla_decode_config {
   constexpr uint32_t dma_buffers() const { return prefetch + 1 + (q_fp8 ? 1 : 0); }
   // (fp8 split_dims on gfx950 allocates no bf16 buffer: an upper bound there)
   constexpr uint32_t lds_bytes() const {
-    return dma_buffers() * bn * row_stride() + (kv_cache == mla_kv_cache::fp8 && !q_fp8 ? bn * wide_row_stride : 0) +
+    return dma_buffers() * (bn * row_stride() + (q_fp8 ? 64 : 0)) + (kv_cache == mla_kv_cache::fp8 && !q_fp8 ? bn * wide_row_stride : 0) +
            (split_dims ? waves * 1024 : 0);
   }
 };
@@ -320,7 +325,10 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
 
   // ---- LDS: the DMA ring (and the fp8 path's two bf16 buffers) -----------------------------
   lds_pool pool(J);
-  const lds_ref ring = pool.alloc(NB * BN * RS);
+  // (q_fp8: buffers 64 bytes further apart than their rows, so that a PV pair's V^T reads of the
+  // two blocks' rows 4 grp .. + 3 take the two halves of the banks)
+  constexpr uint32_t BSTR = BN * RS + (F8Q ? 64 : 0);  // a DMA buffer's bytes
+  const lds_ref ring = pool.alloc(NB * BSTR);
   constexpr lds_layout LB{.rows = BN, .cols = DK, .elem_bytes = 2, .row_pad = RSB - DK * 2};
   constexpr lds_layout LR{.rows = NB * BN, .cols = DK, .elem_bytes = 2, .row_pad = RSB - DK * 2};
   lds_ref wide = ring;
@@ -347,7 +355,7 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   auto dma = [&](const gpr<u32>& kb, const gpr<u32>& buf) {
     auto k0 = J.sgpr<u32>(), lbase = J.sgpr<u32>();
     k0 = kb << detail::mla_log2(BN);
-    lbase = buf * (BN * RS) + ring.offset;
+    lbase = buf * BSTR + ring.offset;
     builder& b = *J.self();
     for (uint32_t i = 0; i < ROWS_PER_WAVE; ++i) {
       auto rr = J.sgpr<u32>(), key = J.sgpr<u32>(), roff = J.sgpr<u32>();
@@ -451,7 +459,9 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   // d: four ds_read_b32 (rows 4 grp + n, dims 32 d + 2 col and + 1), the low halves joined into
   // tile 2 d's operand (its row col: dim 32 d + 2 col), the high ones into tile 2 d + 1's (a
   // third fewer instructions than four ds_read_u16 and two joins a tile).
-  constexpr uint32_t KR = 4, VR = 4;  // K chunks, V^T tiles (pairs) a ring holds
+  // K chunks, V^T tiles (pairs) a ring holds (q_fp8: all 6 chunks' reads at once, 8 tiles: a tile's
+  // MFMA is 4 passes, its read's latency 3 of them)
+  constexpr uint32_t KR = F8Q ? 6 : 4, VR = F8Q ? 8 : 4;
   auto kring = J.vgpr<u32>((F8Q ? 8 : 4) * KR).aligned(4).named("kring");
   auto vraw = J.vgpr<u32>(TR ? 2 * VR : 4 * VR).aligned(2).named("vraw");
   // DIRECT: 4 fp8 (a dword) to 4 bf16 (two dwords; v_cvt_scalef32_pk_bf16_fp8 at scale 1, exact);
@@ -474,7 +484,7 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
       J.v_cvt_scalef32_pk_bf16_fp8(dst[1], src, one, hi);
     }
   };
-  auto compute = [&] {
+  auto compute = [&](auto&& after_k_reads) {
     auto kaddr = J.vgpr<u32>(), vaddr = J.vgpr<u32>(), kaddr2 = J.vgpr<u32>();
     if constexpr (F8Q) {
       // K: lane (col, grp) the fp8 of Q's dims of row col (kaddr2: the rope dims). V^T by
@@ -482,14 +492,14 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
       // (of the pair's first block for r < 4, else of this one), dims 16 d + 8 (lane & 1): lane s
       // receives rows 4 grp .. + 3 of dim 16 d + s of the two blocks in bytes 0-3 and 4-7, P^T's
       // keys of its lane group (a block alone: the same rows twice, against P^T's zeros)
-      kaddr = (col + rbuf * BN) * RS + (grp << 5) + wide.offset;
-      kaddr2 = (col + rbuf * BN) * RS + (grp << 3) + (DV + wide.offset);
+      kaddr = col * RS + rbuf * BSTR + (grp << 5) + wide.offset;
+      kaddr2 = col * RS + rbuf * BSTR + (grp << 3) + (DV + wide.offset);
       auto l16 = J.vgpr<u32>(), vb = J.vgpr<u32>();
       auto b0 = J.sgpr<u32>();
       l16 = lane & 15u;
       b0 = select(par != 0u, pbuf, rbuf);
       vb = select(l16 < 8u, gpr<u32>(b0 + 0u), gpr<u32>(rbuf + 0u));
-      vaddr = ((grp << 2) + ((l16 >> 1) & 3u) + vb * BN) * RS + ((l16 & 1u) << 3) + wide.offset;
+      vaddr = ((grp << 2) + ((l16 >> 1) & 3u)) * RS + vb * BSTR + ((l16 & 1u) << 3) + wide.offset;
     } else if constexpr (DIRECT) {
       // K: lane (col, grp) the fp8 of Q's dims of row col (kaddr2: the rope chunk or slice).
       // V^T: ds_read_b64_tr_b8 gives lane s of a group rows r0 .. r0 + 7 of dim 16 d + s
@@ -546,6 +556,7 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     };
     constexpr uint32_t VPI = TR ? 1 : 4;  // LDS instructions a V^T tile
     for (uint32_t c = 0; c + 1 < KR && c < NK; ++c) read_k(c);
+    after_k_reads();  // (q_fp8: the next DMA under the K reads' latency)
     for (uint32_t c = 0; c < NK; ++c) {
       if (c + KR - 1 < NK) read_k(c + KR - 1);
       const uint32_t younger = (c + KR - 1 < NK ? KR - 1 : NK - 1 - c);
@@ -743,8 +754,12 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
         J.s_waitcnt(lgkmcnt(0));
       }
       J.s_barrier();
-      dma(i, buf);
-      compute();
+      if constexpr (F8Q) {
+        compute([&] { dma(i, buf); });
+      } else {
+        dma(i, buf);
+        compute([] {});
+      }
       i = i + 1u;
       kb = kb + 1u;
       buf = buf + 1u;
