@@ -77,16 +77,17 @@ constexpr mla_decode_workspace mla_decode_workspace_for(uint32_t total_q, uint32
 // back, cost a short split more than the second workgroup gains). Sequences of 16 query rows
 // (rows: heads x query tokens) on a grid short of a workgroup a CU: down to 2 blocks a split, up
 // to a workgroup a CU. groups: the workgroups a sequence's rows take (rows / cfg.rows(), rounded up).
-// q_fp8 (fp8 MFMAs: a block's compute is short next to its partials' share): one workgroup a CU
-// and at least 16 blocks a split.
+// q_fp8 on 4 or more waves (fp8 MFMAs: a block's compute is short next to its partials' share):
+// one workgroup a CU and at least 16 blocks a split.
 constexpr uint32_t mla_decode_default_splits(uint32_t compute_units, uint32_t lds_per_cu, const mla_decode_config& cfg,
                                              uint32_t batch, uint32_t groups, uint32_t kv_len, uint32_t rows) {
   const uint32_t wgs = batch * groups, blocks = (kv_len + 15) / 16;
   auto clamp = [](uint32_t v, uint32_t lo, uint32_t hi) { return v < lo ? lo : v > hi ? hi : v; };
   auto max1 = [](uint32_t a, uint32_t b) { return a > b ? a : b; };
   auto min1 = [](uint32_t a, uint32_t b) { return a < b ? a : b; };
-  const uint32_t cap = max1(1u, blocks / (cfg.q_fp8 ? 16 : 8));  // (at least 8 blocks a split)
-  const uint32_t per_cu = cfg.q_fp8 ? 1u : clamp(lds_per_cu / cfg.lds_bytes(), 1u, 2u);
+  const bool f8q = cfg.q_fp8 && cfg.waves >= 4;
+  const uint32_t cap = max1(1u, blocks / (f8q ? 16 : 8));  // (at least 8 blocks a split)
+  const uint32_t per_cu = f8q ? 1u : clamp(lds_per_cu / cfg.lds_bytes(), 1u, 2u);
   // (rounded down: a grid just past the device's slots runs a second, nearly empty round)
   uint32_t s = min1(max1(1u, compute_units * per_cu / max1(wgs, 1u)), cap);
   if (per_cu == 2 && s * 16 > blocks) s = min1(max1(1u, compute_units / max1(wgs, 1u)), cap);
