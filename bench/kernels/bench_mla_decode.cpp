@@ -77,21 +77,25 @@ uint32_t aiter_meta_splits(uint32_t bs, uint32_t kvlen, uint32_t heads, uint32_t
   return std::max(1u, n);
 }
 
-void row(const shape& s, const fs::path& aiter_dir) {
+// f8q (gfx950, fp8 rows): the q_fp8 kernels, Q given as hipasm's bf16 Q x 2^7 in e4m3fn (exact,
+// as aiter's) with q_scale 2^-7; aiter_us: the fp8 row's (aiter_known; none: run aiter)
+double row(const shape& s, const fs::path& aiter_dir, bool f8q = false, double aiter_known = -1) {
   const bool f8 = s.fp8;
   const uint32_t rows = s.heads * s.qlen;
-  // 16 rows: four waves splitting the dims (one wave, 16 rows, was slower on every row)
-  const bool sd = rows <= 16;
-  const char* name = sd ? (f8 ? "mla_sd4_fp8" : "mla_sd4")
+  // 16 rows: four waves splitting the dims (one wave, 16 rows, was slower on every row); fp8 Q:
+  // 16 rows a wave
+  const bool sd = rows <= 16 && !f8q;
+  const char* name = f8q ? (rows <= 16 ? "mla_r16_fp8q" : rows <= 64 ? "mla_r64_fp8q" : "mla_r128_fp8q")
+                     : sd ? (f8 ? "mla_sd4_fp8" : "mla_sd4")
                      : rows <= 64 ? (f8 ? "mla_r64_fp8" : "mla_r64")
                                   : (f8 ? "mla_r128_fp8" : "mla_r128");
-  const uint32_t waves = sd ? 4 : rows <= 64 ? 4 : 8;
-  const uint32_t pf = f8 && sd && target_gfx950 ? 3u : f8 == sd ? 2u : 1u;  // (kernels/mla_decode.hip)
+  const uint32_t waves = f8q ? (rows <= 16 ? 1 : rows <= 64 ? 4 : 8) : sd ? 4 : rows <= 64 ? 4 : 8;
+  const uint32_t pf = f8q ? (rows <= 16 ? 3u : 2u) : f8 && sd && target_gfx950 ? 3u : f8 == sd ? 2u : 1u;  // (kernels/mla_decode.hip)
   const hk::mla_decode_config cfg{.waves = waves, .split_dims = sd, .prefetch = pf,
-                                  .kv_cache = f8 ? hk::mla_kv_cache::fp8 : hk::mla_kv_cache::bf16};
+                                  .kv_cache = f8 ? hk::mla_kv_cache::fp8 : hk::mla_kv_cache::bf16, .q_fp8 = f8q};
   const std::string shp = "b" + std::to_string(s.batch) + "_q" + std::to_string(s.qlen) + "_kv" + std::to_string(s.kvlen) +
                           "_h" + std::to_string(s.heads) + (f8 ? "_fp8" : "_bf16");
-  if (!selected(shp)) return;
+  if (!selected(shp)) return 0;
   const uint32_t B = s.batch, tq = B * s.qlen, groups = (rows + cfg.rows() - 1) / cfg.rows();
   const uint32_t splits = pick_splits(cfg, B, groups, s.kvlen, rows);
   const uint64_t kv_rows = uint64_t(B) * s.kvlen, eb = f8 ? 1 : 2;
@@ -138,6 +142,14 @@ void row(const shape& s, const fs::path& aiter_dir) {
   };
   auto dev = fresh_device();
   const auto T = make(*dev);
+  // fp8 Q: the bf16 Q x 2^7 in e4m3fn (exact: 3 mantissa bits, exponent 2^-7 -> 2^0), q_scale 2^-7
+  rt::buffer<uint8_t> QF8(*dev, f8q ? size_t(tq) * s.heads * 576 : 1);
+  if (f8q) {
+    const auto q = T->Q.download();
+    std::vector<uint8_t> qf(q.size());
+    for (size_t i = 0; i < q.size(); ++i) qf[i] = uint8_t(((q[i] >> 15) << 7) | (7u << 3) | ((q[i] >> 4) & 7u));
+    QF8.upload(qf);
+  }
   auto& KV = T->KV; auto& Q = T->Q; auto& O = T->O; auto& L = T->L; auto& PO = T->PO; auto& PL = T->PL;
   auto& QO = T->QO; auto& KP = T->KP; auto& KI = T->KI; auto& KL = T->KL;
   auto mod = dev->load_file(HIPASM_BENCH_CO);
@@ -150,12 +162,14 @@ void row(const shape& s, const fs::path& aiter_dir) {
   lo.check = false;  // (the tests run the checker)
   const char* tl = std::getenv("HIPASM_BENCH_TIMELINE");
   if (tl) po.keep_events = true;
-  const hk::mla_decode_args a{.o = O.addr(), .lse = L.addr(), .q = Q.addr(), .kv = KV.addr(), .qo_indptr = QO.addr(),
+  hk::mla_decode_args a{.o = O.addr(), .lse = L.addr(), .q = Q.addr(), .kv = KV.addr(), .qo_indptr = QO.addr(),
                               .kv_indptr = KP.addr(), .kv_indices = KI.addr(), .kv_last_page_lens = KL.addr(),
                               .batch = B, .max_seqlen_q = s.qlen, .num_heads = s.heads, .total_q = tq,
                               .kv_bytes = kv_rows * 576 * eb, .num_indices = static_cast<uint32_t>(kv_rows),
                               .softmax_scale = static_cast<float>(1.0 / std::sqrt(576.0)), .num_kv_splits = splits,
-                              .part_o = PO.addr(), .part_lse = PL.addr(), .kv_scale = f8 ? 0.01f : 1.0f};
+                              .part_o = PO.addr(), .part_lse = PL.addr(), .kv_scale = f8 ? 0.01f : 1.0f,
+                              .q_scale = f8q ? 0x1p-7f : 1.0f};
+  if (f8q) a.q = QF8.addr();
   // (the fused combination for few splits: mla_decode_fuse_combine; zeroed counters)
   const bool fuse = hk::mla_decode_fuse_combine(cfg, splits);
   rt::buffer<uint32_t> CN(*dev, std::vector<uint32_t>(std::max<uint64_t>(hk::mla_decode_counters_for(tq, s.heads), 1), 0u));
@@ -174,7 +188,7 @@ void row(const shape& s, const fs::path& aiter_dir) {
   // aiter's stage 1 (gfx942, bf16 Q and KV, one query token, split: asm_mla.cu's non-persistent
   // launch) on the same tensors, its split partials reduced by our combination kernel (the same
   // layout: aiter's logits / attn_lse; its own stage 2 is a Triton kernel); aiter_us is both.
-  double aiter_us = 0;
+  double aiter_us = aiter_known > 0 ? aiter_known : 0;
   const bool po_sampled = po.sample_cus != 0;
   if (!aiter_dir.empty() && !target_gfx950 && !f8 && s.qlen == 1 && splits > 1 && (s.heads == 128 || s.heads == 16)) {
     const std::string base = s.heads == 128 ? "mla_dec_stage1_bf16_a16w16_subQ128_mqa128" : "mla_dec_stage1_bf16_a16w16_subQ16_mqa16";
@@ -230,7 +244,7 @@ void row(const shape& s, const fs::path& aiter_dir) {
   // Q and KV, 16 heads, 1 token) its subQ16 stage 1. 32 heads with fp8 and 4 tokens: aiter has
   // only the persistent kernel (aiter_us=none). Split partials reduced by hipasm's combination
   // kernel (aiter's stage 2 is Triton); one split: the fp8 kernel writes bf16 out itself.
-  if (!aiter_dir.empty() && target_gfx950 && s.heads == 16 && (s.qlen == 1 || (f8 && s.qlen == 4))) {
+  if (!aiter_dir.empty() && aiter_known < 0 && target_gfx950 && s.heads == 16 && (s.qlen == 1 || (f8 && s.qlen == 4))) {
     const std::string base = !f8 ? "mla_dec_stage1_bf16_a16w16_subQ16_mqa16"
                              : s.qlen == 1 ? "mla_a8w8_qh16_qseqlen1_gqaratio16"
                                            : "mla_a8w8_qh64_qseqlen4_gqaratio16";
@@ -286,6 +300,8 @@ void row(const shape& s, const fs::path& aiter_dir) {
     al.allow = {"all"};  // (AMD's code: checker findings are warnings)
     const auto ar = adev->launch(*amod, sym, {(s.heads * s.qlen + sub_q - 1) / sub_q, B, as}, {256, 1, 1}, k, al);
     if (tl) std::fprintf(stderr, "aiter's:\n%s", ar.profile->timeline(uint32_t(std::atoi(tl))).c_str());
+    if (const char* e = std::getenv("HIPASM_BENCH_REPORT"); e && *e == '1')
+      std::fprintf(stderr, "aiter's:\n%s\n", ar.profile->report().c_str());
     aiter_us = ar.profile->time_us;
     double cus = 0;
     if (!direct) {
@@ -313,11 +329,13 @@ void row(const shape& s, const fs::path& aiter_dir) {
                             shp.c_str(), bad, x.size());
     }
   }
-  const double bytes = double(kv_rows) * 576 * eb + double(tq) * s.heads * (576 + 512) * 2;
+  const double bytes = double(kv_rows) * 576 * eb + double(tq) * s.heads * (576 * (f8q ? 1 : 2) + 512 * 2);
   char extra[64] = "";
   if (s.amd_us > 0) std::snprintf(extra, sizeof extra, "amd_us=%.0f splits=%u", s.amd_us, splits);
   else std::snprintf(extra, sizeof extra, "splits=%u", splits);
-  print_line(f8 ? "mla_decode_fp8" : "mla_decode", shp, h, aiter_us, bytes, true, row_device, extra);
+  print_line(f8q ? "mla_decode_fp8q" : f8 ? "mla_decode_fp8" : "mla_decode", shp, h, aiter_us, bytes, true, row_device,
+             extra);
+  return aiter_us;
 }
 }  // namespace
 
@@ -350,6 +368,17 @@ int main(int argc, char** argv) {
       shapes.push_back({b, 1, kv, 16, false});
     shapes.push_back({32, 4, 8192, 16, false});
   }
-  for (const auto& s : shapes) row(s, aiter);
+  // HIPASM_MLA_FP8Q_ONLY=1: only the q_fp8 rows (aiter run on them)
+  const char* only = std::getenv("HIPASM_MLA_FP8Q_ONLY");
+  const bool fp8q_only = only && *only == '1';
+  for (const auto& s : shapes) {
+    if (fp8q_only) {
+      if (target_gfx950 && s.fp8) row(s, aiter, true);
+      continue;
+    }
+    const double au = row(s, aiter);
+    // (fp8 Q: the q_fp8 kernels on the same rows, aiter's time from the fp8 row)
+    if (target_gfx950 && s.fp8) row(s, aiter, true, au);
+  }
   return 0;
 }

@@ -10,6 +10,12 @@
 // Tolerance (attn_fwd's): |O - ref| <= 2^-7 max|V| + 2^-8 |ref|, |LSE - ref| <= 1e-3 (|ref| + 1):
 // P is rounded to bf16 before the PV product (2^-9 of sum p |v| <= 2^-9 max|V|), O to bf16
 // (2^-9 |O|), split outputs are f32.
+// fp8 Q (q_fp8, gfx950): Q given in e4m3fn with a scale (the reference takes the same values: no
+// rounding of its own); the kernel rounds P to e4m3 (3 mantissa bits: 2^-4 of p, or 2^-10 absolute
+// below e4m3's normals, in the kernel's units where the row's reference max has p = 1 and so in
+// units of the true max, which the kernel's lags by at most 8 bits) before the PV product, so
+// |O - ref| <= sum_j (2^-4 p_j + 2^-10) |v_j| / sum_j p_j + 2^-8 |ref| + 2^-10 max|V| (p_j: the
+// reference's, relative to the row's max).
 #include <catch2/catch.hpp>
 
 #include "kernel_test.hpp"
@@ -53,9 +59,11 @@ struct problem {
   bool fused = false;     // the combination in the attention kernel (counters), run twice
 };
 
+constexpr float q8_scale = 0x1p-7f;  // fp8 Q: value = e4m3 x 2^-7 (|q| up to 448 / 128 = 3.5)
+
 void run(const hk::mla_decode_kernel_ref& k, const problem& pr) {
   const uint32_t B = static_cast<uint32_t>(pr.qlens.size()), H = pr.heads, P = k.config.page_size;
-  const bool f8 = k.config.kv_cache == hk::mla_kv_cache::fp8;
+  const bool f8 = k.config.kv_cache == hk::mla_kv_cache::fp8, f8q = k.config.q_fp8;
   INFO(k.name << " heads=" << H << " splits=" << pr.splits << " batch=" << B);
   for (uint32_t b = 0; b < B; ++b) INFO("seq " << b << ": q " << pr.qlens[b] << " kv " << pr.kvlens[b]);
   const auto [cq, max_q] = hipasm::test::pack_seqlens(pr.qlens);
@@ -100,9 +108,20 @@ void run(const hk::mla_decode_kernel_ref& k, const problem& pr) {
     }
   std::vector<uint16_t> q(size_t(tq) * H * DK + 1);
   for (auto& x : q) x = bf16(uq(rng));
+  // fp8 Q: e4m3 codes of values in +-q_range, qv their values (bf16 Q: the bf16's)
+  std::vector<uint8_t> q8(f8q ? q.size() : 1);
+  std::vector<double> qv(q.size());
+  for (size_t i = 0; i < q.size(); ++i) {
+    if (f8q) {
+      q8[i] = static_cast<uint8_t>(hipasm::test::encode(fp8_format(), uq(rng) / q8_scale, true));
+      qv[i] = hipasm::test::decode(fp8_format(), q8[i]) * q8_scale;
+    } else {
+      qv[i] = from_bf16(q[i]);
+    }
+  }
   rt::device& d = *S().dev;
   rt::buffer<uint16_t> Q(d, q), KV16(d, f8 ? std::vector<uint16_t>(1) : kv16);
-  rt::buffer<uint8_t> KV8(d, f8 ? kv8 : std::vector<uint8_t>(1));
+  rt::buffer<uint8_t> KV8(d, f8 ? kv8 : std::vector<uint8_t>(1)), Q8(d, q8);
   rt::buffer<int> CQ(d, cq), KP(d, kv_indptr), KI(d, indices), KL(d, last.empty() ? std::vector<int>{0} : last);
   rt::buffer<uint16_t> O(d, std::vector<uint16_t>(size_t(tq) * H * DV + 1, 0x7fc1u));
   rt::buffer<uint32_t> L(d, std::vector<uint32_t>(size_t(tq) * H + 1, 0x7fc00001u));
@@ -115,7 +134,9 @@ void run(const hk::mla_decode_kernel_ref& k, const problem& pr) {
                         .kv_last_page_lens = KL.addr(), .batch = B, .max_seqlen_q = max_q, .num_heads = H,
                         .total_q = tq, .kv_bytes = rows * DK * (f8 ? 1 : 2),
                         .num_indices = static_cast<uint32_t>(indices.size()), .softmax_scale = float(scale),
-                        .num_kv_splits = pr.splits, .part_o = PO.addr(), .part_lse = PL.addr(), .kv_scale = kv_scale};
+                        .num_kv_splits = pr.splits, .part_o = PO.addr(), .part_lse = PL.addr(), .kv_scale = kv_scale,
+                        .q_scale = f8q ? q8_scale : 1.0f};
+  if (f8q) a.q = Q8.addr();
   const uint64_t ncnt = hk::mla_decode_counters_for(tq, H);
   rt::buffer<uint32_t> CN(d, std::vector<uint32_t>(ncnt + 1, 0u));
   if (pr.fused) a.counters = CN.addr();
@@ -133,7 +154,7 @@ void run(const hk::mla_decode_kernel_ref& k, const problem& pr) {
   CHECK(o.back() == 0x7fc1u);
   CHECK(l.back() == 0x7fc00001u);
   int bad = 0;
-  std::vector<double> sc, ref(DV);
+  std::vector<double> sc, ref(DV), perr(DV);
   for (uint32_t b = 0; b < B; ++b) {
     const int sq = pr.qlens[b], sk = pr.kvlens[b];
     auto row_of = [&](int j) { return size_t(indices[kv_indptr[b] + j / int(P)]) * P + j % int(P); };
@@ -146,17 +167,19 @@ void run(const hk::mla_decode_kernel_ref& k, const problem& pr) {
         for (int j = 0; j < visible; ++j) {
           const double* kr = &kvv[row_of(j) * DK];
           double dot = 0;
-          for (uint32_t e = 0; e < DK; ++e) dot += from_bf16(q[qi * DK + e]) * kr[e];
+          for (uint32_t e = 0; e < DK; ++e) dot += qv[qi * DK + e] * kr[e];
           sc[j] = dot * scale;
           mx = std::max(mx, sc[j]);
         }
         double sum = 0, vmax = 0;
         for (int j = 0; j < visible; ++j) sum += (sc[j] = std::exp(sc[j] - mx));
         std::fill(ref.begin(), ref.end(), 0.0);
+        std::fill(perr.begin(), perr.end(), 0.0);
         for (int j = 0; j < visible; ++j) {
           const double* vr = &kvv[row_of(j) * DK];
           for (uint32_t e = 0; e < DV; ++e) {
             ref[e] += sc[j] * vr[e];
+            perr[e] += (std::ldexp(sc[j], -4) + std::ldexp(1.0, -10)) * std::fabs(vr[e]);  // (P in e4m3)
             vmax = std::max(vmax, std::fabs(vr[e]));
           }
         }
@@ -170,7 +193,8 @@ void run(const hk::mla_decode_kernel_ref& k, const problem& pr) {
         for (uint32_t e = 0; e < DV; ++e) {
           const double r = visible ? ref[e] / sum : 0.0;
           const float got = from_bf16(o[qi * DV + e]);
-          const double tol = std::ldexp(vmax, -7) + std::ldexp(std::fabs(r), -8);
+          const double tol = f8q ? (visible ? perr[e] / sum : 0.0) + std::ldexp(std::fabs(r), -8) + std::ldexp(vmax, -10)
+                                 : std::ldexp(vmax, -7) + std::ldexp(std::fabs(r), -8);
           if (!(std::fabs(got - r) <= tol) && ++bad <= 5)
             FAIL_CHECK("O seq " << b << " token " << t << " head " << h << " dim " << e << " = " << got
                                 << ", expected " << r);
@@ -265,6 +289,21 @@ TEST_CASE("mla_decode: the combination fused into the attention kernel (the last
   run(sd4_fp8_pg16, {.qlens = {1}, .kvlens = {161}, .heads = 32, .splits = 5, .fused = true});
 }
 
+TEST_CASE("mla_decode: fp8 Q (q_fp8, gfx950): fp8 MFMAs on the fp8 rows, P in e4m3", "[mla]") {
+  if (hipasm::test::test_arch() != "gfx950") return;
+  const hk::mla_decode_kernel_ref w1_fp8q{
+      "mla_w1_fp8q", mla_decode_config{.waves = 1, .prefetch = 3, .kv_cache = mla_kv_cache::fp8, .q_fp8 = true}, "mla_combine"};
+  const hk::mla_decode_kernel_ref w4_fp8q_pg16{
+      "mla_w4_fp8q_pg16", mla_decode_config{.waves = 4, .page_size = 16, .prefetch = 2, .kv_cache = mla_kv_cache::fp8, .q_fp8 = true},
+      "mla_combine"};
+  // empty, 1-row and partial-block sequences, 1 to 4 tokens (causal), splits, growing row maxima
+  run(w1_fp8q, {.qlens = {1, 1, 4, 2}, .kvlens = {1, 0, 37, 100}, .heads = 16, .splits = 1, .key_ramp = 0.02f});
+  run(w1_fp8q, {.qlens = {1, 3}, .kvlens = {200, 45}, .heads = 32, .splits = 3, .q_range = 3.0f});
+  // 64 rows a workgroup (16 heads x 4 tokens, the bench's q4 rows; 64 heads), pages of 16 rows
+  run(w4_fp8q_pg16, {.qlens = {4, 4, 1}, .kvlens = {150, 20, 33}, .heads = 16, .splits = 2, .key_ramp = 0.01f});
+  run(w4_fp8q_pg16, {.qlens = {1, 2}, .kvlens = {70, 16}, .heads = 64, .splits = 1});
+}
+
 TEST_CASE("mla_decode: launch errors", "[mla]") {
   rt::device& d = *S().dev;
   rt::buffer<int> c(d, std::vector<int>{0, 1});
@@ -280,6 +319,9 @@ TEST_CASE("mla_decode: launch errors", "[mla]") {
   a.num_kv_splits = 2;  // no workspace
   CHECK_THROWS_AS(hk::launch_mla_decode(d, *S().m, w1, a), rt::error);
   a.num_kv_splits = 1;
+  a.q_scale = 0.5f;  // a q_scale for bf16 Q
+  CHECK_THROWS_WITH(hk::launch_mla_decode(d, *S().m, w1, a), Catch::Matchers::Contains("q_fp8"));
+  a.q_scale = 1.0f;
   a.counters = c.addr();  // the fused combination: split_dims only
   CHECK_THROWS_WITH(hk::launch_mla_decode(d, *S().m, w1, a), Catch::Matchers::Contains("split_dims"));
 }
@@ -298,4 +340,8 @@ TEST_CASE("mla_decode: the default split count", "[mla]") {
   CHECK(hk::mla_decode_default_splits(304, 64 * 1024, r128, 1, 1, 8192, 128) == 64);
   CHECK(hk::mla_decode_default_splits(304, 64 * 1024, r128, 128, 1, 1024, 128) == 2);
   CHECK(hk::mla_decode_default_splits(304, 64 * 1024, r128, 4, 1, 0, 128) == 1);      // no KV
+  // fp8 Q, 64 rows on 4 waves: one workgroup a CU, at least 16 blocks a split
+  constexpr mla_decode_config f8q{.waves = 4, .prefetch = 2, .kv_cache = mla_kv_cache::fp8, .q_fp8 = true};
+  CHECK(hk::mla_decode_default_splits(256, 160 * 1024, f8q, 32, 1, 8192, 64) == 8);
+  CHECK(hk::mla_decode_default_splits(256, 160 * 1024, f8q, 32, 1, 1024, 64) == 4);
 }

@@ -8,7 +8,7 @@
 //   j < kv_len - qo_len + (t - qo_start) + 1   (query token t of its sequence)
 //
 // Layouts (aiter's mla_decode_fwd, aiter/mla.py; bf16 as uint16_t bits):
-//   q            [total_q][H][576] bf16              qo_indptr [batch + 1] i32 (token offsets)
+//   q            [total_q][H][576] bf16 (q_fp8: e4m3fn, value = fp8 x q_scale)   qo_indptr [batch + 1] i32 (token offsets)
 //   kv           [num_pages][page_size][576] bf16, or fp8 e4m3 (the target's: e4m3fnuz on
 //                gfx942, e4m3fn on gfx950) with one f32 scale for the tensor (kv_scale)
 //   kv_indptr    [batch + 1] i32: sequence b's pages are kv_indices[kv_indptr[b] .. kv_indptr[b + 1])
@@ -53,6 +53,11 @@
 // MFMA operands as fp8 from the ring and converts them in registers (exact): K 8 dims a lane
 // (ds_read_b64) for a 16x16x32 MFMA, its S dims being its O dims plus 64 / waves rope dims; V^T
 // by ds_read_b64_tr_b8 (rows 8 (grp / 2) .. + 7 of a dim, the group's 4 rows a dword of it).
+// q_fp8 (gfx950, fp8 KV, not split_dims): fp8 Q (e4m3fn, its scale folded into the scores' by the
+// launch), no widening: S^T from the fp8 ring by 4 v_mfma_f32_16x16x128_f8f6f4 (a lane 32 dims of
+// a row, two ds_read_b128) and 2 v_mfma_f32_16x16x32_fp8_fp8 (the rope dims); P rounded to e4m3
+// (p <= 2^8); O^T by v_mfma_f32_16x16x32_fp8_fp8 over two blocks (a lane group's 4 keys of each: one
+// ds_read_b64_tr_b8 a tile whose lane pairs address either block's rows), run every second block.
 //
 // Device side:  HIPASM_MLA_DECODE_KERNEL(mla_h16, (hipasm::kernels::mla_decode_config{.waves = 1}))
 //               HIPASM_MLA_DECODE_COMBINE_KERNEL(mla_combine)
@@ -80,6 +85,10 @@ struct mla_decode_config {
   uint32_t page_size = 1;   // KV rows a page: a power of two, 1 to 1024
   uint32_t prefetch = 2;    // KV blocks in flight while one is computed (LDS buffers: prefetch + 1)
   mla_kv_cache kv_cache = mla_kv_cache::bf16;
+  // true (gfx950, fp8 KV, 16 rows a wave): Q in fp8 (OCP e4m3fn) with a per-tensor scale
+  // (mla_decode_args::q_scale), both products on fp8 MFMAs straight from the fp8 rows the DMA
+  // brought (no widening), P rounded to e4m3 (aiter's a8w8 form); false: bf16 Q
+  bool q_fp8 = false;
 
   static constexpr uint32_t dk = 576, dv = 512, bn = 16;  // key and value dims, KV rows a block
   constexpr uint32_t threads() const { return 64 * waves; }
@@ -98,10 +107,11 @@ struct mla_decode_config {
   // (split_dims: its K reads are ds_read_b64, which no skew of this form frees of conflicts)
   constexpr bool row_skew() const { return kv_cache == mla_kv_cache::bf16 && !split_dims; }
   constexpr uint32_t row_stride() const { return dma_row_stride(row_bytes()) + (row_skew() ? 32 : 0); }
-  constexpr uint32_t dma_buffers() const { return prefetch + 1; }
+  // (q_fp8: one more, the block whose PV waits for the next one's)
+  constexpr uint32_t dma_buffers() const { return prefetch + 1 + (q_fp8 ? 1 : 0); }
   // (fp8 split_dims on gfx950 allocates no bf16 buffer: an upper bound there)
   constexpr uint32_t lds_bytes() const {
-    return dma_buffers() * bn * row_stride() + (kv_cache == mla_kv_cache::fp8 ? bn * wide_row_stride : 0) +
+    return dma_buffers() * (bn * row_stride() + (q_fp8 ? 64 : 0)) + (kv_cache == mla_kv_cache::fp8 && !q_fp8 ? bn * wide_row_stride : 0) +
            (split_dims ? waves * 1024 : 0);
   }
 };
@@ -113,8 +123,15 @@ constexpr const char* mla_decode_config_error(const mla_decode_config& c) {
     return "mla_decode: page_size must be a power of two, 1 to 1024";
   if (c.prefetch < 1 || c.prefetch > 4) return "mla_decode: prefetch must be 1 to 4 blocks";
   if (c.split_dims && c.waves != 2 && c.waves != 4) return "mla_decode: split_dims takes 2 or 4 waves";
+  if (c.q_fp8 && c.kv_cache != mla_kv_cache::fp8) return "mla_decode: q_fp8 takes kv_cache = mla_kv_cache::fp8";
+  if (c.q_fp8 && c.split_dims) return "mla_decode: q_fp8 takes 16 query rows a wave (not split_dims)";
   if (c.lds_bytes() > 160 * 1024) return "mla_decode: the KV block buffers exceed 160 KiB of LDS (lower prefetch)";
   return nullptr;
+}
+// q_fp8 takes gfx950: the OCP e4m3 MFMAs v_mfma_f32_16x16x128_f8f6f4 and v_mfma_f32_16x16x32_fp8_fp8
+// (gfx942's fp8 MFMAs are fnuz, a different format) and the transposing read ds_read_b64_tr_b8.
+constexpr bool mla_decode_fp8q_target_ok() {
+  return active_target::desc.find("v_mfma_f32_16x16x128_f8f6f4") != nullptr && hipasm::detail::features().has_ds_read_tr;
 }
 constexpr uint32_t mla_log2(uint32_t x) {
   uint32_t r = 0;
@@ -151,9 +168,15 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   // by ds_read_b32, V^T by ds_read_b64_tr_b8) instead of widening whole rows to a bf16 buffer:
   // no bf16 buffer, no second barrier a block, no LDS round trip before the MFMAs.
   constexpr bool DIRECT = F8 && SD && TR && hipasm::detail::features().has_mx_convert;
+  // q_fp8: fp8 Q; S^T by 4 v_mfma_f32_16x16x128_f8f6f4 (dims 0-511) and 2 v_mfma_f32_16x16x32_fp8_fp8
+  // (the rope dims), K read as fp8 from the DMA ring; O^T by v_mfma_f32_16x16x32_fp8_fp8 on P^T in
+  // e4m3 (its second 4 keys zero) and V^T by ds_read_b64_tr_b8 (no widening, no second barrier)
+  constexpr bool F8Q = C.q_fp8;
+  constexpr bool WIDE = F8 && !DIRECT && !F8Q;  // fp8 rows widened to a bf16 buffer
+  constexpr uint32_t QB = F8Q ? 1 : 2;          // Q's element bytes
   constexpr uint32_t ROWB = C.row_bytes();                                   // a KV row in memory
   constexpr uint32_t RS = C.row_stride();                                    // a DMA'd row in LDS
-  constexpr uint32_t RSB = F8 && !DIRECT ? C.wide_row_stride : RS;           // a row the MFMAs read
+  constexpr uint32_t RSB = WIDE ? C.wide_row_stride : RS;                   // a row the MFMAs read
   constexpr bool SKEW = C.row_skew();  // row r of a block 16 ((r & 1) + (r >> 3)) bytes further
   constexpr uint32_t ROWS_PER_WAVE = BN / W;                                 // (W divides 16)
   static_assert(BN % W == 0 || W > BN, "");
@@ -250,9 +273,9 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   }
   // Q: the sequence's rows, sized to them (a wave past them loads zeros and stores nothing)
   auto nrec = J.sgpr<u32>(), shift = J.sgpr<u32>();
-  nrec = nrows * (DK * 2);
+  nrec = nrows * (DK * QB);
   auto Qb = make_buffer(J, q_ptr, nrec);
-  shift = qse[0] * num_heads * (DK * 2);
+  shift = qse[0] * num_heads * (DK * QB);
   Qb.shift_base(shift);
   // lane (col, grp): dims 32 c + 8 grp .. + 7 of row wrow + col in dwords 4 c .. 4 c + 3
   // (split_dims: dims 16 (NKS w + c) + 4 grp .. + 3 in dwords 2 c, 2 c + 1)
@@ -261,11 +284,22 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   // (2 waves) or one slice of 16 (4 waves)
   constexpr uint32_t ROPE = 64 / W, DKC = DVW / 32 + (ROPE == 32 ? 1 : 0);
   constexpr bool ROPE16 = ROPE == 16;
-  constexpr uint32_t NQ = DIRECT ? DKC + (ROPE16 ? 1 : 0) : SD ? NKS : DK / 32;  // Q's loads
-  auto qv = J.vgpr<u32>(SD ? 2 * NKS : DK / 8).aligned(4).named("q");
+  constexpr uint32_t NQ = F8Q ? 10 : DIRECT ? DKC + (ROPE16 ? 1 : 0) : SD ? NKS : DK / 32;  // Q's loads
+  auto qv = J.vgpr<u32>(F8Q ? DK / 16 : SD ? 2 * NKS : DK / 8).aligned(4).named("q");
   {
     auto qoff = J.vgpr<u32>();
-    if constexpr (DIRECT) {
+    if constexpr (F8Q) {
+      // lane (col, grp): dims 128 c + 32 grp .. + 31 in dwords 8 c .. 8 c + 7 (c < 4: a 16x16x128
+      // operand's 32 bytes, the K reads' order), rope dims 512 + 32 m + 8 grp .. + 7 in dwords
+      // 32 + 2 m, + 1 (a 16x16x32 operand's 8)
+      qoff = (col + wrow) * DK + (grp << 5);
+      for (uint32_t c = 0; c < 4; ++c) {
+        Qb.load(qv.slice(8 * c, 4), at(qoff) + static_cast<int64_t>(128 * c));
+        Qb.load(qv.slice(8 * c + 4, 4), at(qoff) + static_cast<int64_t>(128 * c + 16));
+      }
+      qoff = (col + wrow) * DK + (grp << 3);
+      for (uint32_t m = 0; m < 2; ++m) Qb.load(qv.slice(32 + 2 * m, 2), at(qoff) + static_cast<int64_t>(DV + 32 * m));
+    } else if constexpr (DIRECT) {
       // lane (col, grp): dims 32 c + 8 grp .. + 7 of a chunk in dwords 4 c .. 4 c + 3
       static_assert(ROPE16 || ROPE == 32, "");
       qoff = (col + wrow) * (DK * 2) + (grp << 4) + w * (DVW * 2);
@@ -291,11 +325,14 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
 
   // ---- LDS: the DMA ring (and the fp8 path's two bf16 buffers) -----------------------------
   lds_pool pool(J);
-  const lds_ref ring = pool.alloc(NB * BN * RS);
+  // (q_fp8: buffers 64 bytes further apart than their rows, so that a PV pair's V^T reads of the
+  // two blocks' rows 4 grp .. + 3 take the two halves of the banks)
+  constexpr uint32_t BSTR = BN * RS + (F8Q ? 64 : 0);  // a DMA buffer's bytes
+  const lds_ref ring = pool.alloc(NB * BSTR);
   constexpr lds_layout LB{.rows = BN, .cols = DK, .elem_bytes = 2, .row_pad = RSB - DK * 2};
   constexpr lds_layout LR{.rows = NB * BN, .cols = DK, .elem_bytes = 2, .row_pad = RSB - DK * 2};
   lds_ref wide = ring;
-  if constexpr (F8 && !DIRECT) wide = pool.alloc(BN * RSB);
+  if constexpr (WIDE) wide = pool.alloc(BN * RSB);
   lds_ref sx{};  // split_dims: the waves' partial scores, 1 KiB each
   if constexpr (SD) sx = pool.alloc(W * 1024);
   const lds_view KV(wide, F8 ? LB : LR);   // the bf16 rows the MFMAs read
@@ -318,7 +355,7 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   auto dma = [&](const gpr<u32>& kb, const gpr<u32>& buf) {
     auto k0 = J.sgpr<u32>(), lbase = J.sgpr<u32>();
     k0 = kb << detail::mla_log2(BN);
-    lbase = buf * (BN * RS) + ring.offset;
+    lbase = buf * BSTR + ring.offset;
     builder& b = *J.self();
     for (uint32_t i = 0; i < ROWS_PER_WAVE; ++i) {
       auto rr = J.sgpr<u32>(), key = J.sgpr<u32>(), roff = J.sgpr<u32>();
@@ -363,6 +400,12 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   auto kb = J.sgpr<u32>().named("kb"), buf = J.sgpr<u32>(), nbuf = J.sgpr<u32>(), rbuf = J.sgpr<u32>();
   auto s = J.vgpr<f32>(4).aligned(4), s2 = J.vgpr<f32>(4).aligned(4);
   auto pb = J.vgpr<u32>(2).aligned(2);
+  // q_fp8: the PV product of two blocks a 16x16x32 MFMA (k: 4 keys of each a lane group), run
+  // at the pair's second block (the last one of an odd count alone, against zeros); pp: the
+  // first block's p (f32: rescaled with O when the reference max moves), pbuf: its buffer
+  auto pp = J.vgpr<f32>(F8Q ? 4 : 1);
+  auto pbuf = J.sgpr<u32>(), par = J.sgpr<u32>();
+  if constexpr (F8Q) pp.fill(0.0f);
   auto va = J.vgpr<u32>(2).aligned(2), va2 = J.vgpr<u32>(2).aligned(2);
   // (without transposing reads: v_perm_b32 selectors of the low and the high halves of two dwords)
   auto plo = J.sgpr<u32>(), phi = J.sgpr<u32>();
@@ -416,8 +459,10 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   // d: four ds_read_b32 (rows 4 grp + n, dims 32 d + 2 col and + 1), the low halves joined into
   // tile 2 d's operand (its row col: dim 32 d + 2 col), the high ones into tile 2 d + 1's (a
   // third fewer instructions than four ds_read_u16 and two joins a tile).
-  constexpr uint32_t KR = 4, VR = 4;  // K chunks, V^T tiles (pairs) a ring holds
-  auto kring = J.vgpr<u32>(4 * KR).aligned(4).named("kring");
+  // K chunks, V^T tiles (pairs) a ring holds (q_fp8: all 6 chunks' reads at once, 8 tiles: a tile's
+  // MFMA is 4 passes, its read's latency 3 of them)
+  constexpr uint32_t KR = F8Q ? 6 : 4, VR = F8Q ? 8 : 4;
+  auto kring = J.vgpr<u32>((F8Q ? 8 : 4) * KR).aligned(4).named("kring");
   auto vraw = J.vgpr<u32>(TR ? 2 * VR : 4 * VR).aligned(2).named("vraw");
   // DIRECT: 4 fp8 (a dword) to 4 bf16 (two dwords; v_cvt_scalef32_pk_bf16_fp8 at scale 1, exact);
   // godd: the lanes of groups 1 and 3 (their V^T rows in the high dword of a tr_b8 read)
@@ -439,9 +484,23 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
       J.v_cvt_scalef32_pk_bf16_fp8(dst[1], src, one, hi);
     }
   };
-  auto compute = [&] {
+  auto compute = [&](auto&& after_k_reads) {
     auto kaddr = J.vgpr<u32>(), vaddr = J.vgpr<u32>(), kaddr2 = J.vgpr<u32>();
-    if constexpr (DIRECT) {
+    if constexpr (F8Q) {
+      // K: lane (col, grp) the fp8 of Q's dims of row col (kaddr2: the rope dims). V^T by
+      // ds_read_b64_tr_b8: the lane pair (2 r, 2 r + 1) of a group addresses row 4 grp + r % 4
+      // (of the pair's first block for r < 4, else of this one), dims 16 d + 8 (lane & 1): lane s
+      // receives rows 4 grp .. + 3 of dim 16 d + s of the two blocks in bytes 0-3 and 4-7, P^T's
+      // keys of its lane group (a block alone: the same rows twice, against P^T's zeros)
+      kaddr = col * RS + rbuf * BSTR + (grp << 5) + wide.offset;
+      kaddr2 = col * RS + rbuf * BSTR + (grp << 3) + (DV + wide.offset);
+      auto l16 = J.vgpr<u32>(), vb = J.vgpr<u32>();
+      auto b0 = J.sgpr<u32>();
+      l16 = lane & 15u;
+      b0 = select(par != 0u, pbuf, rbuf);
+      vb = select(l16 < 8u, gpr<u32>(b0 + 0u), gpr<u32>(rbuf + 0u));
+      vaddr = ((grp << 2) + ((l16 >> 1) & 3u)) * RS + vb * BSTR + ((l16 & 1u) << 3) + wide.offset;
+    } else if constexpr (DIRECT) {
       // K: lane (col, grp) the fp8 of Q's dims of row col (kaddr2: the rope chunk or slice).
       // V^T: ds_read_b64_tr_b8 gives lane s of a group rows r0 .. r0 + 7 of dim 16 d + s
       // (r0 = 8 (grp / 2): lane s addresses row r0 + s / 2, dims + 8 (s % 2)); the group's rows
@@ -454,7 +513,7 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     } else if constexpr (SD) kaddr = (col + rbuf * BN) * RSB + (grp << 3) + w * (32 * NKS) + wide.offset;
     else kaddr = (col + rbuf * BN) * RSB + (grp << 4) + wide.offset;
     if constexpr (SKEW) kaddr = kaddr + (((col & 1u) + (col >> 3)) << 4);
-    if constexpr (DIRECT) {
+    if constexpr (DIRECT || F8Q) {
     } else if constexpr (TR) {
       auto l16 = J.vgpr<u32>();
       l16 = lane & 15u;
@@ -466,9 +525,16 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     }
     if constexpr (SD && !DIRECT) vaddr = vaddr + w * (DVW * 2);
     // V units: a tile (transposing reads) or a pair of tiles (ds_read_b32)
-    constexpr uint32_t NK = DIRECT ? NQ : SD ? NKS : DK / 32, NV = TR ? NVT : NVT / 2;
+    constexpr uint32_t NK = F8Q ? 6 : DIRECT ? NQ : SD ? NKS : DK / 32, NV = TR ? NVT : NVT / 2;
     auto read_k = [&](uint32_t c) {
-      if constexpr (DIRECT) {
+      if constexpr (F8Q) {  // (chunks 0-3: 32 bytes, two reads; 4, 5: the rope's 8 bytes)
+        if (c < 4) {
+          J.ds_read_b128(kring.slice(8 * (c % KR), 4), kaddr, {.offset = static_cast<int32_t>(128 * c)});
+          J.ds_read_b128(kring.slice(8 * (c % KR) + 4, 4), kaddr, {.offset = static_cast<int32_t>(128 * c + 16)});
+        } else {
+          J.ds_read_b64(kring.slice(8 * (c % KR), 2), kaddr2, {.offset = static_cast<int32_t>(32 * (c - 4))});
+        }
+      } else if constexpr (DIRECT) {
         if (c < DVW / 32) J.ds_read_b64(kring.slice(4 * (c % KR), 2), kaddr, {.offset = static_cast<int32_t>(32 * c)});
         else if (ROPE16) J.ds_read_b32(kring[4 * (c % KR)], kaddr2, {.offset = 0});
         else J.ds_read_b64(kring.slice(4 * (c % KR), 2), kaddr2, {.offset = 0});
@@ -477,7 +543,7 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
       else J.ds_read_b128(kring.slice(4 * (c % KR), 4), kaddr, {.offset = static_cast<int32_t>(64 * c)});
     };
     auto read_v = [&](uint32_t d) {
-      if constexpr (DIRECT) {
+      if constexpr (DIRECT || F8Q) {
         J.ds_read_b64_tr_b8(vraw.slice(2 * (d % VR), 2), vaddr, {.offset = static_cast<int32_t>(16 * d)});
       } else if constexpr (TR) {
         J.ds_read_b64_tr_b16(vraw.slice(2 * (d % VR), 2), vaddr, {.offset = static_cast<int32_t>(32 * d)});
@@ -490,12 +556,26 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     };
     constexpr uint32_t VPI = TR ? 1 : 4;  // LDS instructions a V^T tile
     for (uint32_t c = 0; c + 1 < KR && c < NK; ++c) read_k(c);
+    after_k_reads();  // (q_fp8: the next DMA under the K reads' latency)
     for (uint32_t c = 0; c < NK; ++c) {
       if (c + KR - 1 < NK) read_k(c + KR - 1);
       const uint32_t younger = (c + KR - 1 < NK ? KR - 1 : NK - 1 - c);
+      auto& acc = c % 2 == 0 ? s : s2;
+      if constexpr (F8Q) {  // (the younger chunks' reads: two a 128-dim chunk, one a rope chunk)
+        uint32_t n = 0;
+        for (uint32_t e = c + 1; e <= c + younger; ++e) n += e < 4 ? 2 : 1;
+        J.s_waitcnt(lgkmcnt(n));
+        if (c < 4) {
+          auto kc8 = kring.slice(8 * (c % KR), 8);
+          if (c < 2) J.v_mfma_f32_16x16x128_f8f6f4(acc, kc8, qv.slice(8 * c, 8), 0);
+          else J.v_mfma_f32_16x16x128_f8f6f4(acc, kc8, qv.slice(8 * c, 8), acc);
+        } else {
+          J.v_mfma_f32_16x16x32_fp8_fp8(acc, kring.slice(8 * (c % KR), 2), qv.slice(32 + 2 * (c - 4), 2), acc);
+        }
+        continue;
+      }
       J.s_waitcnt(lgkmcnt(younger));
       auto kc = kring.slice(4 * (c % KR), 4);
-      auto& acc = c % 2 == 0 ? s : s2;
       if constexpr (DIRECT) {
         cvt4(kw.slice(0, 2), kring[4 * (c % KR)]);
         if (c + 1 == NK && ROPE16) {
@@ -538,6 +618,31 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
         for (uint32_t v = 2; v < W; ++v) s[i] = s[i] + part[4 * v + i];
       }
     }
+    // O^T += V^T P^T
+    auto pv = [&] {
+      for (uint32_t d = 0; d < NV; ++d) {
+        if (d + VR - 1 < NV) read_v(d + VR - 1);
+        const uint32_t younger = (d + VR - 1 < NV ? VR - 1 : NV - 1 - d) * VPI;
+        J.s_waitcnt(lgkmcnt(younger));
+        if constexpr (F8Q) {
+          J.v_mfma_f32_16x16x32_fp8_fp8(o.slice(4 * d, 4), vraw.slice(2 * (d % VR), 2), pb, o.slice(4 * d, 4));
+        } else if constexpr (DIRECT) {
+          J.v_cndmask_b32(vsel, vraw[2 * (d % VR)], vraw[2 * (d % VR) + 1], godd);
+          cvt4(va, vsel);
+          J.v_mfma_f32_16x16x16_bf16(o.slice(4 * d, 4), va, pb, o.slice(4 * d, 4));
+        } else if constexpr (TR) {
+          J.v_mfma_f32_16x16x16_bf16(o.slice(4 * d, 4), vraw.slice(2 * (d % VR), 2), pb, o.slice(4 * d, 4));
+        } else {  // pair d: the low halves (even dims) to tile 2 d, the high halves to tile 2 d + 1
+          auto r = vraw.slice(4 * (d % VR), 4);
+          for (uint32_t h = 0; h < 2; ++h) {
+            auto vh = h == 0 ? va : va2;
+            J.v_perm_b32(vh[0], r[1], r[0], h == 0 ? plo : phi);
+            J.v_perm_b32(vh[1], r[3], r[2], h == 0 ? plo : phi);
+            J.v_mfma_f32_16x16x16_bf16(o.slice(4 * (2 * d + h), 4), vh, pb, o.slice(4 * (2 * d + h), 4));
+          }
+        }
+      }
+    };
     // scores of keys k0 + 4 grp + i, masked past the row's last key
     auto rel = J.vgpr<i32>();
     rel = lim - (kb << detail::mla_log2(BN)).as<i32>();
@@ -561,41 +666,50 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
       alpha = exp2(select(m == NEG_INF, 0.0f, gpr<f32>(m - mn)), flush);  // (no key yet: O and l are 0)
       l = l * alpha;
       for (uint32_t i = 0; i < 4 * NVT; ++i) o[i] = o[i] * alpha;
+      if constexpr (F8Q)
+        for (int i = 0; i < 4; ++i) pp[i] = pp[i] * alpha;  // (the pending block's p)
       m = mn;
     });
     // the first V^T tiles' reads under the softmax
-    for (uint32_t d = 0; d + 1 < VR && d < NV; ++d) read_v(d);
+    if constexpr (!F8Q)
+      for (uint32_t d = 0; d + 1 < VR && d < NV; ++d) read_v(d);
     auto nm = J.vgpr<f32>();
     nm = select(m == NEG_INF, 0.0f, gpr<f32>(0.0f - m));
     for (int i = 0; i < 4; ++i) s[i] = exp2(s[i] + nm, flush);  // (masked: 2^-inf = 0)
     l = l + ((s[0] + s[1]) + (s[2] + s[3]));
-    pb[0] = cvt_bf16x2(s[0], s[1], bf16_round::nearest_even_finite).as<u32>();
-    pb[1] = cvt_bf16x2(s[2], s[3], bf16_round::nearest_even_finite).as<u32>();
-    // O^T += V^T P^T
-    for (uint32_t d = 0; d < NV; ++d) {
-      if (d + VR - 1 < NV) read_v(d + VR - 1);
-      const uint32_t younger = (d + VR - 1 < NV ? VR - 1 : NV - 1 - d) * VPI;
-      J.s_waitcnt(lgkmcnt(younger));
-      if constexpr (DIRECT) {
-        J.v_cndmask_b32(vsel, vraw[2 * (d % VR)], vraw[2 * (d % VR) + 1], godd);
-        cvt4(va, vsel);
-        J.v_mfma_f32_16x16x16_bf16(o.slice(4 * d, 4), va, pb, o.slice(4 * d, 4));
-      } else if constexpr (TR) {
-        J.v_mfma_f32_16x16x16_bf16(o.slice(4 * d, 4), vraw.slice(2 * (d % VR), 2), pb, o.slice(4 * d, 4));
-      } else {  // pair d: the low halves (even dims) to tile 2 d, the high halves to tile 2 d + 1
-        auto r = vraw.slice(4 * (d % VR), 4);
-        for (uint32_t h = 0; h < 2; ++h) {
-          auto vh = h == 0 ? va : va2;
-          J.v_perm_b32(vh[0], r[1], r[0], h == 0 ? plo : phi);
-          J.v_perm_b32(vh[1], r[3], r[2], h == 0 ? plo : phi);
-          J.v_mfma_f32_16x16x16_bf16(o.slice(4 * (2 * d + h), 4), vh, pb, o.slice(4 * (2 * d + h), 4));
-        }
-      }
+    if constexpr (F8Q) {
+      // p <= 2^8 < 448, e4m3's largest (the reference max moves by 8 at most)
+      modifiers hi;
+      hi.op_sel = 4;  // op_sel:[0,0,1]: the high word (the low one kept)
+      auto pk = [&](const gpr<u32>& d, auto&& x) {
+        J.v_cvt_pk_fp8_f32(d, x[0], x[1]);
+        J.v_cvt_pk_fp8_f32(d, x[2], x[3], hi);
+      };
+      auto last = J.sgpr<u32>();
+      last = kb + 1u;
+      J.If(par != 0u || last == kb1, [&] {
+        for (uint32_t d = 0; d + 1 < VR && d < NV; ++d) read_v(d);
+        J.If(par != 0u, [&] {
+          pk(pb[0], pp);
+          pk(pb[1], s);
+        }, [&] {
+          pk(pb[0], s);
+          pb[1] = 0u;
+        });
+        pv();
+      }, [&] {
+        for (int i = 0; i < 4; ++i) pp[i] = s[i] + 0.0f;
+      });
+      return;
+    } else {
+      pb[0] = cvt_bf16x2(s[0], s[1], bf16_round::nearest_even_finite).as<u32>();
+      pb[1] = cvt_bf16x2(s[2], s[3], bf16_round::nearest_even_finite).as<u32>();
     }
+    pv();
   };
 
   // ---- the loop: iteration i issues the DMA of block i and computes block kb = i - prefetch
-  // (DMA buffer i % NB, the one block i - NB = kb - 1 was computed from: every wave is past that
+  // (DMA buffer i % NB, the one block i - NB = kb - 1 (q_fp8: kb - 2, the PV pair before this one) was computed from: every wave is past that
   // compute at the iteration's barrier). The first prefetch blocks' DMAs are issued before the
   // loop; the DMAs of its last prefetch iterations are past the split's end (zeros, never read).
   J.If(kb0 < kb1, [&] {
@@ -604,6 +718,10 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     iend = kb1 + C.prefetch;
     kb = kb0 + 0u;
     nbuf = 0u;  // DMA buffer of block kb
+    if constexpr (F8Q) {
+      par = 0u;  // (block kb - kb0 odd: the second of a PV pair)
+      pbuf = 0u;
+    }
     rbuf = 0u;  // KV view buffer of block kb (bf16 and DIRECT: nbuf; fp8 widened: 0)
     J.s_waitcnt(vmcnt(NQ + 1));  // the first group's page entries (the second's and Q's loads in flight)
     // the first prefetch blocks' DMAs (fresh buffers: no barrier; prefetch <= 4: the first group)
@@ -630,21 +748,29 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
         load_group(pn, inext);
       });
       read_pages(q16);
-      if constexpr (F8 && !DIRECT) {
+      if constexpr (WIDE) {
         J.s_barrier();  // (every wave past its compute of block kb - 1, which read the bf16 rows)
         widen();
         J.s_waitcnt(lgkmcnt(0));
       }
       J.s_barrier();
-      dma(i, buf);
-      compute();
+      if constexpr (F8Q) {
+        compute([&] { dma(i, buf); });
+      } else {
+        dma(i, buf);
+        compute([] {});
+      }
       i = i + 1u;
       kb = kb + 1u;
       buf = buf + 1u;
       buf = select(buf == NB, 0u, buf);
       nbuf = nbuf + 1u;
       nbuf = select(nbuf == NB, 0u, nbuf);
-      if constexpr (!F8 || DIRECT) rbuf = nbuf + 0u;  // (fp8 widened: the one bf16 buffer)
+      if constexpr (F8Q) {
+        pbuf = rbuf + 0u;
+        par = par ^ 1u;
+      }
+      if constexpr (!WIDE) rbuf = nbuf + 0u;  // (fp8 widened: the one bf16 buffer)
     });
   });
 
@@ -868,6 +994,20 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   });
 }
 
+// The kernel's entry: mla_decode_body, but nothing for a q_fp8 configuration on a target without
+// its fp8 MFMAs (the macro's static_assert reports it, once)
+template <mla_decode_config C>
+constexpr void mla_decode_entry(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_ptr, arg<float*> part_o,
+                                arg<float*> part_lse, arg<const uint16_t*> q_ptr, arg<const void*> kv_ptr,
+                                arg<const int*> qo_indptr, arg<const int*> kv_indptr, arg<const int*> kv_indices,
+                                arg<const int*> kv_last, arg<unsigned> num_heads, arg<unsigned> num_splits,
+                                arg<float> scale_log2, arg<float> kv_scale, arg<unsigned> kv_bytes,
+                                arg<unsigned> num_indices, arg<unsigned*> counters, arg<unsigned> fused) {
+  if constexpr (!C.q_fp8 || detail::mla_decode_fp8q_target_ok())
+    mla_decode_body<C>(J, o_ptr, lse_ptr, part_o, part_lse, q_ptr, kv_ptr, qo_indptr, kv_indptr, kv_indices, kv_last,
+                       num_heads, num_splits, scale_log2, kv_scale, kv_bytes, num_indices, counters, fused);
+}
+
 // The split combination: workgroup (head block, token) of 4 waves, G waves a head (G = 4 with 16
 // or more splits, 2 with 2 to 15, else 1: mla_decode_combine_waves_per_head), a lane 8 of the 512
 // dims (4 lane .. + 3 and 256 + 4 lane .. + 3: a load's lanes cover whole lines). Each wave folds
@@ -1014,18 +1154,22 @@ constexpr void mla_decode_combine_body(builder J, arg<uint16_t*> o_ptr, arg<floa
 
 // The extern "C" __global__ kernel NAME of configuration CFG (a parenthesized mla_decode_config);
 // arguments in the order of mla_decode_body (see mla_decode_launch.hpp).
+// A q_fp8 configuration built for a target other than gfx950: a compile error on this line.
 #define HIPASM_MLA_DECODE_KERNEL(NAME, CFG)                                                                            \
   static_assert(::hipasm::kernels::detail::mla_decode_config_error(CFG) == nullptr, /* (at the user's line) */       \
                 std::string_view(::hipasm::kernels::detail::mla_decode_config_error(CFG)                             \
                                      ? ::hipasm::kernels::detail::mla_decode_config_error(CFG)                       \
                                      : ""));                                                                         \
+  static_assert(!::hipasm::device_pass || !(CFG).q_fp8 || ::hipasm::kernels::detail::mla_decode_fp8q_target_ok(),   \
+                "mla_decode q_fp8: the target has no OCP e4m3 MFMA (v_mfma_f32_16x16x128_f8f6f4, gfx950 only; "      \
+                "gfx942's fp8 is fnuz)");                                                                            \
   extern "C" __attribute__((global)) void NAME(uint16_t* o, float* lse, float* part_o, float* part_lse,                 \
                                                const uint16_t* q, const void* kv, const int* qo_indptr,                 \
                                                const int* kv_indptr, const int* kv_indices, const int* kv_last,         \
                                                unsigned num_heads, unsigned num_splits, float scale_log2,               \
                                                float kv_scale, unsigned kv_bytes, unsigned num_indices,                 \
                                                unsigned* counters, unsigned fused) {                                    \
-    constexpr auto fn = &::hipasm::kernels::mla_decode_body<CFG>;                                                     \
+    constexpr auto fn = &::hipasm::kernels::mla_decode_entry<CFG>;                                                    \
     HIPASM_KERNEL_BODY(fn, o, lse, part_o, part_lse, q, kv, qo_indptr, kv_indptr, kv_indices, kv_last, num_heads,    \
                        num_splits, scale_log2, kv_scale, kv_bytes, num_indices, counters, fused);                     \
   }

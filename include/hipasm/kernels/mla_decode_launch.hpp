@@ -43,6 +43,8 @@ struct mla_decode_args {
   uint32_t num_kv_splits = 1;
   uint64_t part_o = 0, part_lse = 0;  // the split workspace (num_kv_splits > 1)
   float kv_scale = 1.0f;        // fp8 KV: the per-tensor scale (value = fp8 * kv_scale)
+  // q_fp8 configurations: q is [total_q, H, 576] fp8 (OCP e4m3fn) and value = fp8 * q_scale
+  float q_scale = 1.0f;
   // num_kv_splits > 1 with counters (split_dims configurations): the combination in the
   // attention kernel (no second launch): the last split to finish 16 rows combines them. u32 [total_q * num_heads / 16]
   // (mla_decode_counters_for), zero before the first launch; each launch leaves them zero.
@@ -75,14 +77,17 @@ constexpr mla_decode_workspace mla_decode_workspace_for(uint32_t total_q, uint32
 // back, cost a short split more than the second workgroup gains). Sequences of 16 query rows
 // (rows: heads x query tokens) on a grid short of a workgroup a CU: down to 2 blocks a split, up
 // to a workgroup a CU. groups: the workgroups a sequence's rows take (rows / cfg.rows(), rounded up).
+// q_fp8 on 4 or more waves (fp8 MFMAs: a block's compute is short next to its partials' share):
+// one workgroup a CU and at least 16 blocks a split.
 constexpr uint32_t mla_decode_default_splits(uint32_t compute_units, uint32_t lds_per_cu, const mla_decode_config& cfg,
                                              uint32_t batch, uint32_t groups, uint32_t kv_len, uint32_t rows) {
   const uint32_t wgs = batch * groups, blocks = (kv_len + 15) / 16;
   auto clamp = [](uint32_t v, uint32_t lo, uint32_t hi) { return v < lo ? lo : v > hi ? hi : v; };
   auto max1 = [](uint32_t a, uint32_t b) { return a > b ? a : b; };
   auto min1 = [](uint32_t a, uint32_t b) { return a < b ? a : b; };
-  const uint32_t cap = max1(1u, blocks / 8);  // (at least 8 blocks a split)
-  const uint32_t per_cu = clamp(lds_per_cu / cfg.lds_bytes(), 1u, 2u);
+  const bool f8q = cfg.q_fp8 && cfg.waves >= 4;
+  const uint32_t cap = max1(1u, blocks / (f8q ? 16 : 8));  // (at least 8 blocks a split)
+  const uint32_t per_cu = f8q ? 1u : clamp(lds_per_cu / cfg.lds_bytes(), 1u, 2u);
   // (rounded down: a grid just past the device's slots runs a second, nearly empty round)
   uint32_t s = min1(max1(1u, compute_units * per_cu / max1(wgs, 1u)), cap);
   if (per_cu == 2 && s * 16 > blocks) s = min1(max1(1u, compute_units / max1(wgs, 1u)), cap);
@@ -109,9 +114,12 @@ inline mla_decode_report launch_mla_decode(rt::device& dev, rt::module& mod, con
     fail("num_kv_splits > 1 needs part_o, part_lse (mla_decode_workspace_for) and the combination kernel or counters");
   if (!(a.softmax_scale > 0) || !std::isfinite(a.softmax_scale)) fail("softmax_scale must be positive and finite");
   if (!(a.kv_scale > 0) || !std::isfinite(a.kv_scale)) fail("kv_scale must be positive and finite");
+  if (!(a.q_scale > 0) || !std::isfinite(a.q_scale)) fail("q_scale must be positive and finite");
+  if (a.q_scale != 1.0f && !k.config.q_fp8) fail("q_scale takes a q_fp8 configuration (bf16 Q has none)");
   if (a.kv_bytes == 0 || a.kv_bytes > 0xffffe000ull) fail("kv_bytes must be 1 to 4 GiB - 8 KiB (32-bit offsets)");
   if (uint64_t(a.num_heads) * a.max_seqlen_q * 576 * 2 >= (1ull << 31)) fail("a sequence's query rows exceed 2 GiB");
-  const float scale_log2 = static_cast<float>(a.softmax_scale * 1.4426950408889634);
+  // (fp8 Q: its scale folded into the scores' scale, as the KV scale is in the kernel)
+  const float scale_log2 = static_cast<float>(a.softmax_scale * 1.4426950408889634 * (k.config.q_fp8 ? a.q_scale : 1.0f));
   rt::kernel_args args;
   args.add(a.o).add(a.lse).add(a.part_o).add(a.part_lse).add(a.q).add(a.kv).add(a.qo_indptr).add(a.kv_indptr)
       .add(a.kv_indices).add(a.kv_last_page_lens).add(a.num_heads).add(a.num_kv_splits).add(scale_log2)

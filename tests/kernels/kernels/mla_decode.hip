@@ -28,4 +28,7 @@ HIPASM_MLA_DECODE_KERNEL(mla_sd4_fp8_pg16, (hipasm::kernels::mla_decode_config{.
 #if defined(__gfx950__)  // (deeper rings than gfx942's 64 KiB of LDS holds: 3 and 4 blocks in flight)
 HIPASM_MLA_DECODE_KERNEL(mla_w2_p3, (hipasm::kernels::mla_decode_config{.waves = 2, .prefetch = 3}))
 HIPASM_MLA_DECODE_KERNEL(mla_sd4_fp8_p4, (hipasm::kernels::mla_decode_config{.waves = 4, .split_dims = true, .prefetch = 4, .kv_cache = hipasm::kernels::mla_kv_cache::fp8}))
+// fp8 Q (gfx950's OCP e4m3 MFMAs): 16 rows on one wave, 64 on four in pages of 16 rows
+HIPASM_MLA_DECODE_KERNEL(mla_w1_fp8q, (hipasm::kernels::mla_decode_config{.waves = 1, .prefetch = 3, .kv_cache = hipasm::kernels::mla_kv_cache::fp8, .q_fp8 = true}))
+HIPASM_MLA_DECODE_KERNEL(mla_w4_fp8q_pg16, (hipasm::kernels::mla_decode_config{.waves = 4, .page_size = 16, .prefetch = 2, .kv_cache = hipasm::kernels::mla_kv_cache::fp8, .q_fp8 = true}))
 #endif
