@@ -878,7 +878,14 @@ def mla_decode(q, kv_cache, qo_indptr, kv_indptr, kv_indices, kv_last_page_lens,
     num_kv_splits = _cfg._int(op, "num_kv_splits", num_kv_splits)
     if num_kv_splits < 1 or num_kv_splits > 1024:
         raise ValueError(f"hipasm.ops.{op}: num_kv_splits = {num_kv_splits} must be 1 to 1024")
-    o, lse = _empty(q, (total_q, heads, 512)), _zeros(q, (total_q, heads), "float32")
+    if not q8:
+        o = _empty(q, (total_q, heads, 512))
+    elif _is_torch(q):  # (fp8 q: o bf16 all the same)
+        import torch
+        o = torch.empty((total_q, heads, 512), dtype=torch.bfloat16, device=q.device)
+    else:
+        o = _np().empty((total_q, heads, 512), dtype="uint16")
+    lse = _zeros(q, (total_q, heads), "float32")
     if num_kv_splits > 1:
         part_o = _zeros(q, (total_q, num_kv_splits, heads, 512), "float32")
         part_lse = _zeros(q, (total_q, num_kv_splits, heads), "float32")
