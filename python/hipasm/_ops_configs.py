@@ -270,11 +270,13 @@ def attn_bwd(head_dim, causal, dq="atomic", op="flash_attn_bwd", dtype="bf16"):
                    + (", .dq = ::hipasm::kernels::attn_bwd_dq::recompute" if rc else ""))]
 
 
-def mla_decode(num_heads, max_seqlen_q, fp8, page_size, target, op="mla_decode"):
+def mla_decode(num_heads, max_seqlen_q, fp8, page_size, target, op="mla_decode", q_fp8=False):
     """mla_decode.hpp: the kernel bench_mla_decode takes for the query rows (num_heads x
     max_seqlen_q): 16 rows on four waves splitting the dims, up to 64 on four waves of 16 rows,
     more on eight; its KV prefetch depth; and the split combination kernel. Checks: the
-    launcher's (mla_decode_launch.hpp) and mla_decode_config_error's."""
+    launcher's (mla_decode_launch.hpp) and mla_decode_config_error's.
+    q_fp8 (fp8 Q and KV, gfx950): bench_mla_decode's f8q kernels, 16 rows a wave (no split_dims):
+    one wave up to 16 rows (prefetch 3), four up to 64, eight beyond (prefetch 2)."""
     if num_heads < 16 or num_heads > 128 or num_heads % 16:
         raise _err(op, f"num_heads = {num_heads} (q's second dimension) must be 16 to 128, a multiple of 16")
     if max_seqlen_q < 1 or max_seqlen_q > 4:
@@ -282,6 +284,16 @@ def mla_decode(num_heads, max_seqlen_q, fp8, page_size, target, op="mla_decode")
     if page_size < 1 or page_size > 1024 or page_size & (page_size - 1):
         raise _err(op, f"page_size = {page_size} (kv_cache's second dimension) must be a power of two, 1 to 1024")
     rows = num_heads * max_seqlen_q
+    if q_fp8:
+        if not fp8 or target != "gfx950":
+            raise _err(op, "fp8 q (q_fp8) takes an fp8 kv_cache on gfx950")
+        waves = 1 if rows <= 16 else 4 if rows <= 64 else 8
+        pf = 3 if rows <= 16 else 2
+        return [Kernel(f"mla_decode_fp8q_w{waves}_s0_p{page_size}_f{pf}", "HIPASM_MLA_DECODE_KERNEL",
+                       "mla_decode.hpp", "mla_decode_config",
+                       f".waves = {waves}, .split_dims = false, .page_size = {page_size}, .prefetch = {pf}, "
+                       f".kv_cache = mla_kv_cache::fp8, .q_fp8 = true"),
+                Kernel("mla_decode_combine", "HIPASM_MLA_DECODE_COMBINE_KERNEL", "mla_decode.hpp", "", None)]
     sd = rows <= 16
     waves = 4 if rows <= 64 else 8
     pf = 3 if fp8 and sd and target == "gfx950" else 2 if fp8 == sd else 1
@@ -293,16 +305,19 @@ def mla_decode(num_heads, max_seqlen_q, fp8, page_size, target, op="mla_decode")
             Kernel("mla_decode_combine", "HIPASM_MLA_DECODE_COMBINE_KERNEL", "mla_decode.hpp", "", None)]
 
 
-def mla_decode_splits(target, waves, split_dims, prefetch, fp8, batch, groups, kv_len, rows):
+def mla_decode_splits(target, waves, split_dims, prefetch, fp8, batch, groups, kv_len, rows, q_fp8=False):
     """mla_decode_launch.hpp's mla_decode_default_splits for the target's GPU (its CUs and LDS)."""
     lds_per_cu = 160 * 1024 if target == "gfx950" else 64 * 1024
     cus = CUS.get(target, 304)
     row_bytes = 576 * (1 if fp8 else 2)
     row_stride = (row_bytes + 255) // 256 * 256 + 16 + (32 if not fp8 and not split_dims else 0)
-    lds = (prefetch + 1) * 16 * row_stride + (16 * (576 * 2 + 16) if fp8 else 0) + (waves * 1024 if split_dims else 0)
+    # (mla_decode_config::lds_bytes: q_fp8 has one more DMA buffer, 64 bytes apart, no widened rows)
+    lds = ((prefetch + 1 + (1 if q_fp8 else 0)) * (16 * row_stride + (64 if q_fp8 else 0))
+           + (16 * (576 * 2 + 16) if fp8 and not q_fp8 else 0) + (waves * 1024 if split_dims else 0))
     wgs, blocks = batch * groups, (kv_len + 15) // 16
-    cap = max(1, blocks // 8)
-    per_cu = min(max(lds_per_cu // lds, 1), 2)
+    f8q = q_fp8 and waves >= 4
+    cap = max(1, blocks // (16 if f8q else 8))
+    per_cu = 1 if f8q else min(max(lds_per_cu // lds, 1), 2)
     s = min(max(1, cus * per_cu // max(wgs, 1)), cap)
     if per_cu == 2 and s * 16 > blocks:
         s = min(max(1, cus // max(wgs, 1)), cap)

@@ -72,7 +72,7 @@ _SIGNATURES.update({
     "attn_bwd_dq": "uint16_t* dq, const uint16_t* q, const uint16_t* k, const uint16_t* v, const uint16_t* dout, "
                    "const float* lse, const float* delta, const int* cu_q, const int* cu_k, unsigned hq, "
                    "unsigned hkv, unsigned batch, unsigned q_tiles, float scale_log2",
-    "mla_decode": "uint16_t* o, float* lse, float* part_o, float* part_lse, const uint16_t* q, const void* kv, "
+    "mla_decode": "uint16_t* o, float* lse, float* part_o, float* part_lse, const void* q, const void* kv, "
                   "const int* qo_indptr, const int* kv_indptr, const int* kv_indices, const int* kv_last, "
                   "unsigned num_heads, unsigned num_splits, float scale_log2, float kv_scale, unsigned kv_bytes, "
                   "unsigned num_indices, unsigned* counters, unsigned fused",
@@ -121,7 +121,7 @@ _PATTERNS = {
     "attn_bwd_odo": re.compile(r"attn_bwd_d(\d+)_c([012])(|_rc)(|_f16)_dot_do_o$"),
     "attn_bwd_cvt": re.compile(r"attn_bwd_d(\d+)_c([012])(|_rc)(|_f16)_convert_dq$"),
     "attn_bwd_dq": re.compile(r"attn_bwd_d(\d+)_c([012])(_rc)(|_f16)_dq$"),
-    "mla_decode": re.compile(r"mla_decode_(bf16|fp8)_w(\d+)_s([01])_p(\d+)_f(\d+)$"),
+    "mla_decode": re.compile(r"mla_decode_(bf16|fp8|fp8q)_w(\d+)_s([01])_p(\d+)_f(\d+)$"),
     "mla_decode_combine": re.compile(r"mla_decode_combine$"),
     "layernorm": re.compile(r"layernorm_bf16_h(\d+)_w(\d+)$"),
     "softmax": re.compile(r"softmax_(bf16|f32)_c(\d+)_w(\d+)$"),
@@ -786,7 +786,7 @@ def flash_attn_bwd(do, q, k, v, o, lse, causal=False, softmax_scale=None, cu_seq
 
 
 def mla_decode(q, kv_cache, qo_indptr, kv_indptr, kv_indices, kv_last_page_lens, softmax_scale=None, kv_scale=1.0,
-               max_seqlen_q=None, num_kv_splits=None):
+               max_seqlen_q=None, num_kv_splits=None, q_scale=None):
     """Multi-head latent attention decode (DeepSeek V2/V3 with the absorbed query; aiter's
     mla_decode_fwd layout, mla_decode.hpp): num_heads query heads attend one latent KV head of
     576-element rows (the keys; the values their first 512 elements); 1 to 4 query tokens a
@@ -802,9 +802,28 @@ def mla_decode(q, kv_cache, qo_indptr, kv_indptr, kv_indices, kv_last_page_lens,
     num_kv_splits: the KV split (None: mla_decode_launch.hpp's default for the device); with
     more than one the splits' partial outputs are combined, in the attention kernel (16-row
     configurations, 2 to 4 splits: the launch header's mla_decode_fuse_combine) or by a second
-    launch."""
+    launch.
+    fp8 Q (gfx950 with fp8 kv_cache; mla_decode.hpp's q_fp8 configurations: QK^T and PV on fp8
+    MFMAs, P rounded to e4m3): q [total_q, num_heads, 576] OCP e4m3fn (uint8 bits or
+    torch.float8_e4m3fn) with its per-tensor q_scale (value = fp8 x q_scale; 1.0 when not
+    given). q_scale is only for fp8 q."""
     op = "mla_decode"
-    q = _check_bf16("q", q)
+    target = _target()
+    if str(getattr(q, "dtype", "")) in ("torch.bfloat16", "bfloat16", "uint16"):
+        q, q8 = _check_bf16("q", q), False
+        if q_scale is not None:
+            raise TypeError(f"hipasm.ops.{op}: q_scale is for fp8 q (the gfx950 q_fp8 mode); q is bf16")
+    else:
+        if target != "gfx950":
+            raise ValueError(f"hipasm.ops.{op}: fp8 q (mla_decode's q_fp8 mode, OCP e4m3 MFMAs) runs on gfx950 "
+                             f"devices, not {target}: give q in bf16")
+        q, kind = _q8(op, "q", q)
+        if kind != "fp8":
+            raise TypeError(f"hipasm.ops.{op}: q must be bf16 or the device's fp8, got int8")
+        q8 = True
+        q_scale = 1.0 if q_scale is None else q_scale
+        if not (q_scale > 0 and q_scale < float("inf")):
+            raise ValueError(f"hipasm.ops.{op}: q_scale must be positive and finite, got {q_scale}")
     if len(q.shape) != 3 or q.shape[2] != 576:
         _shape_error(op, "q", q, "[total_q, num_heads, 576]")
     total_q, heads = q.shape[0], q.shape[1]
@@ -815,6 +834,8 @@ def mla_decode(q, kv_cache, qo_indptr, kv_indptr, kv_indices, kv_last_page_lens,
         if kind != "fp8":
             raise TypeError(f"hipasm.ops.{op}: kv_cache must be bf16 or the device's fp8, got int8")
         fp8 = True
+    if q8 and not fp8:
+        raise TypeError(f"hipasm.ops.{op}: fp8 q (the q_fp8 mode) takes an fp8 kv_cache, got bf16 kv_cache")
     if len(kv_cache.shape) != 3 or kv_cache.shape[2] != 576:
         _shape_error(op, "kv_cache", kv_cache, "[pages, page_size, 576]")
     page_size = kv_cache.shape[1]
@@ -843,9 +864,9 @@ def mla_decode(q, kv_cache, qo_indptr, kv_indptr, kv_indices, kv_last_page_lens,
     kv_bytes = _prod(kv_cache.shape) * (1 if fp8 else 2)
     if kv_bytes == 0 or kv_bytes > 0xffffe000:
         raise ValueError(f"hipasm.ops.{op}: kv_cache holds {kv_bytes} bytes, must be 1 to 4 GiB - 8 KiB (32-bit offsets)")
-    target = _target()
-    what = f"num_heads={heads} max_seqlen_q={max_seqlen_q} kv={'fp8' if fp8 else 'bf16'} page_size={page_size}"
-    rule = lambda: _cfg.mla_decode(heads, int(max_seqlen_q), fp8, page_size, target)
+    what = (f"num_heads={heads} max_seqlen_q={max_seqlen_q} kv={'fp8' if fp8 else 'bf16'}{' q=fp8' if q8 else ''} "
+            f"page_size={page_size}")
+    rule = lambda: _cfg.mla_decode(heads, int(max_seqlen_q), fp8, page_size, target, q_fp8=q8)
     want = rule()[0].name
     main, cfg = _find("mla_decode", lambda c: "mla_decode_" + "_".join(
         (c[0], f"w{c[1]}", f"s{c[2]}", f"p{c[3]}", f"f{c[4]}")) == want, rule, what)
@@ -853,11 +874,18 @@ def mla_decode(q, kv_cache, qo_indptr, kv_indptr, kv_indices, kv_last_page_lens,
     rows = heads * int(max_seqlen_q)
     groups = -(-rows // (16 if sd else 16 * waves))
     if num_kv_splits is None:
-        num_kv_splits = _cfg.mla_decode_splits(target, waves, bool(sd), pf, fp8, batch, groups, max_kv, rows)
+        num_kv_splits = _cfg.mla_decode_splits(target, waves, bool(sd), pf, fp8, batch, groups, max_kv, rows, q8)
     num_kv_splits = _cfg._int(op, "num_kv_splits", num_kv_splits)
     if num_kv_splits < 1 or num_kv_splits > 1024:
         raise ValueError(f"hipasm.ops.{op}: num_kv_splits = {num_kv_splits} must be 1 to 1024")
-    o, lse = _empty(q, (total_q, heads, 512)), _zeros(q, (total_q, heads), "float32")
+    if not q8:
+        o = _empty(q, (total_q, heads, 512))
+    elif _is_torch(q):  # (fp8 q: o bf16 all the same)
+        import torch
+        o = torch.empty((total_q, heads, 512), dtype=torch.bfloat16, device=q.device)
+    else:
+        o = _np().empty((total_q, heads, 512), dtype="uint16")
+    lse = _zeros(q, (total_q, heads), "float32")
     if num_kv_splits > 1:
         part_o = _zeros(q, (total_q, num_kv_splits, heads, 512), "float32")
         part_lse = _zeros(q, (total_q, num_kv_splits, heads), "float32")
@@ -868,7 +896,8 @@ def mla_decode(q, kv_cache, qo_indptr, kv_indptr, kv_indices, kv_last_page_lens,
     fused = bool(sd) and 1 < num_kv_splits <= 4
     counters = _zeros(q, (total_q * (heads // 16),), "int32") if fused else DevicePointer(0)
     main((num_kv_splits, batch, groups), 64 * waves, o, lse, part_o, part_lse, q, kv_cache, qo_indptr, kv_indptr,
-         kv_indices, kv_last_page_lens, heads, num_kv_splits, float(softmax_scale) * 1.4426950408889634,
+         kv_indices, kv_last_page_lens, heads, num_kv_splits,
+         float(softmax_scale) * 1.4426950408889634 * (float(q_scale) if q8 else 1.0),  # (fp8 Q's scale folded in)
          float(kv_scale), kv_bytes, _prod(kv_indices.shape), counters, int(fused))
     if num_kv_splits > 1 and total_q and not fused:
         combine, _ = _find("mla_decode_combine", lambda c: True, rule, what)

@@ -1022,6 +1022,111 @@ def test_mla_decode_numpy(gpu, kv_kind, heads, page, splits, qlen):
     assert err <= 2e-2 * np.abs(ref_o).max() + 1e-3, err
 
 
+def mla_reference_fp8q(q, kv, qo, kvp, idx, last, scale):
+    """mla_reference with the q_fp8 kernels' O tolerance (tests/kernels/test_mla_decode.cpp's): P
+    rounded to e4m3 before the PV product (2^-4 of p, 2^-10 absolute below e4m3's normals, p
+    relative to the row's max), O to bf16: |O - ref| <= sum_j (2^-4 p_j + 2^-10) |v_j| / sum_j p_j
+    + 2^-8 |ref| + 2^-10 max|V|."""
+    o, lse = mla_reference(q, kv, qo, kvp, idx, last, scale)
+    tol = np.zeros_like(o)
+    page = kv.shape[1]
+    for b in range(len(qo) - 1):
+        pages = idx[kvp[b]:kvp[b + 1]]
+        n = (len(pages) - 1) * page + last[b] if len(pages) else 0
+        if not n:
+            continue
+        rows = np.concatenate([kv[p] for p in pages])[:n]
+        ql = qo[b + 1] - qo[b]
+        for t in range(ql):
+            seen = n - ql + t + 1
+            if seen <= 0:
+                continue
+            s = scale * q[qo[b] + t] @ rows[:seen].T
+            p = np.exp(s - s.max(axis=1, keepdims=True))
+            v = np.abs(rows[:seen, :512])
+            tol[qo[b] + t] = ((p * 2.0 ** -4 + 2.0 ** -10) @ v / p.sum(axis=1, keepdims=True)
+                              + 2.0 ** -8 * np.abs(o[qo[b] + t]) + 2.0 ** -10 * v.max())
+    return o, lse, tol
+
+
+def mla_fp8q_problem(heads, page, qlen, kvlens=(37, 0, 70)):
+    """fp8 Q and KV (OCP e4m3fn codes, the tests' scales) in a paged cache as test_mla_decode_numpy's."""
+    qlens = [qlen] * len(kvlens)
+    qo = np.concatenate([[0], np.cumsum(qlens)]).astype(np.int32)
+    npages = [-(-n // page) for n in kvlens]
+    kvp = np.concatenate([[0], np.cumsum(npages)]).astype(np.int32)
+    total_pages = int(kvp[-1]) + 3
+    idx = rng.permutation(total_pages)[:int(kvp[-1])].astype(np.int32)
+    last = np.array([n - (p - 1) * page if p else 0 for n, p in zip(kvlens, npages)], np.int32)
+    q8 = fp8_bits(rng.standard_normal((int(qo[-1]), heads, 576)) * 64, True)  # (q_scale 2^-6: |q| ~ 1)
+    kv8 = fp8_bits(rng.standard_normal((total_pages, page, 576)) * 8, True)
+    return q8, kv8, qo, kvp, idx, last
+
+
+@pytest.mark.parametrize("heads,page,splits,qlen", [(16, 1, None, 1), (16, 16, 3, 2), (32, 1, 1, 2)])
+def test_mla_decode_fp8q_numpy(heads, page, splits, qlen):
+    """fp8 Q (the q_fp8 kernels, gfx950: a sim MI355X; one wave for 16 rows, four up to 64): against
+    f64 of the fp8 values of Q and KV times their scales, P's e4m3 rounding in the tolerance."""
+    hipasm.device("sim", gpu="mi355x")
+    q8, kv8, qo, kvp, idx, last = mla_fp8q_problem(heads, page, qlen)
+    q_scale, kv_scale = 2.0 ** -6, 0.125
+    o, lse = hipasm.ops.mla_decode(q8, kv8, qo, kvp, idx, last, kv_scale=kv_scale, q_scale=q_scale,
+                                   num_kv_splits=splits)
+    assert o.shape == (int(qo[-1]), heads, 512) and o.dtype == np.uint16 and lse.dtype == np.float32
+    ref_o, ref_lse, tol = mla_reference_fp8q(fp8_float(q8, True) * q_scale, fp8_float(kv8, True) * kv_scale,
+                                             qo, kvp, idx, last, 576 ** -0.5)
+    seen = np.isfinite(ref_lse)
+    assert (np.isinf(lse) == ~seen).all()  # the empty sequence's rows: -inf, o = 0
+    assert not bf16_float(o[~seen]).any()
+    assert (np.abs(lse[seen] - ref_lse[seen]) <= 1e-3 * (np.abs(ref_lse[seen]) + 1)).all()
+    err = np.abs(bf16_float(o).astype(np.float64) - ref_o)
+    assert (err <= tol).all(), (err - tol).max()
+    if splits is not None:
+        return
+    # q_scale by default 1.0: the same as the scale folded into softmax_scale
+    o1, lse1 = hipasm.ops.mla_decode(q8, kv8, qo, kvp, idx, last, kv_scale=kv_scale,
+                                     softmax_scale=576 ** -0.5 * q_scale, num_kv_splits=splits)
+    assert np.array_equal(o1, o) and np.array_equal(lse1[seen], lse[seen])
+
+
+def test_mla_decode_fp8q_torch():
+    """torch fp8 Q (uint8 bits, and torch.float8_e4m3fn where this torch has it): the numpy call's result."""
+    torch = pytest.importorskip("torch")
+    hipasm.device("sim", gpu="mi355x")
+    q8, kv8, qo, kvp, idx, last = mla_fp8q_problem(16, 16, 1, (20, 40))
+    ref_o, ref_lse = hipasm.ops.mla_decode(q8, kv8, qo, kvp, idx, last, kv_scale=0.125, q_scale=2.0 ** -6)
+    t = torch.from_numpy
+    fp8_type = getattr(torch, "float8_e4m3fn", None)
+    for fp8 in [lambda x: t(x)] + ([lambda x: t(x).view(fp8_type)] if fp8_type is not None else []):
+        o, lse = hipasm.ops.mla_decode(fp8(q8), fp8(kv8), t(qo), t(kvp), t(idx), t(last), kv_scale=0.125,
+                                       q_scale=2.0 ** -6)
+        assert np.array_equal(o.view(torch.int16).numpy().view(np.uint16), ref_o)
+        assert np.array_equal(lse.numpy(), ref_lse)
+
+
+def test_mla_decode_fp8q_errors():
+    """fp8 q on gfx942 and with bf16 KV, q_scale with bf16 q, a bad q_scale: errors naming the argument."""
+    i = np.array([0, 1, 2], np.int32)
+    last = np.ones(2, np.int32)
+    q8 = fp8_bits(np.zeros((2, 16, 576)), True)
+    kv8 = fp8_bits(np.zeros((4, 1, 576)), True)
+    q16, kv16 = bf16_bits(np.zeros((2, 16, 576))), bf16_bits(np.zeros((4, 1, 576)))
+    hipasm.device("sim", gpu="mi300x")
+    with pytest.raises(ValueError, match="fp8 q .* runs on gfx950 devices, not gfx942"):
+        hipasm.ops.mla_decode(q8, kv8, i, i, i, last, q_scale=0.5)
+    with pytest.raises(TypeError, match="q_scale is for fp8 q"):
+        hipasm.ops.mla_decode(q16, kv8, i, i, i, last, q_scale=0.5)
+    hipasm.device("sim", gpu="mi355x")
+    with pytest.raises(TypeError, match="fp8 q .* takes an fp8 kv_cache, got bf16 kv_cache"):
+        hipasm.ops.mla_decode(q8, kv16, i, i, i, last, q_scale=0.5)
+    with pytest.raises(TypeError, match="q_scale is for fp8 q"):
+        hipasm.ops.mla_decode(q16, kv8, i, i, i, last, q_scale=0.5)
+    with pytest.raises(TypeError, match="q must be bf16 or the device's fp8, got int8"):
+        hipasm.ops.mla_decode(q8.view(np.int8), kv8, i, i, i, last, q_scale=0.5)
+    with pytest.raises(ValueError, match="q_scale must be positive and finite"):
+        hipasm.ops.mla_decode(q8, kv8, i, i, i, last, q_scale=0.0)
+
+
 def test_mla_decode_errors(sim):
     q = bf16_bits(np.zeros((2, 16, 576)))
     kv = bf16_bits(np.zeros((4, 1, 576)))
