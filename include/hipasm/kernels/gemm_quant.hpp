@@ -328,15 +328,14 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   } else {
     k_begin = 0u;
   }
-  // VGPR copies (fp8): each workgroup starts its K walk at a unit (a 128-byte line, or a tile if
-  // larger; block128: its scale blocks) keyed to its tile column (one further per column, over 16
-  // lines) and wraps around: the columns spread over the L2 channels, and the workgroups of one
-  // column, which read the same B rows (on one XCD: gemm_tile_order), read them in step (L2
-  // hits; keyed to the linear id they would start 8 units apart). int8 (ROTATE false) starts
-  // every walk at k_begin: the rotated starts read A's rows at 16 offsets, so the first tiles of
-  // a round share no A lines in L2 and come from HBM together, which cost every int8 row more
-  // than the channel spread gained (bench_kernel_gemm_i8).
-  constexpr bool ROTATE = !I8 || PERSIST;
+  // VGPR copies, persistent kernels: each workgroup starts its K walk at a unit (a 128-byte
+  // line, or a tile if larger) keyed to its tile column (one further per column, over 16 lines)
+  // and wraps around: the columns spread over the L2 channels, and the workgroups of one column
+  // read the same B rows in step. Non-persistent kernels (int8 and fp8) start every walk at
+  // k_begin: the rotated starts read A's rows at 16 offsets, so the first tiles of a round share
+  // no A lines in L2 and come from HBM together, which cost more than the channel spread gained
+  // (bench_kernel_gemm_i8, bench_kernel_gemm_fp8).
+  constexpr bool ROTATE = PERSIST;
   constexpr uint32_t UNIT = BK >= 128 ? BK : 128, NU = 16 * 128 / UNIT;
   auto k_cur = J.sgpr<u32>(), loaded = J.sgpr<u32>(), k_span = J.sgpr<u32>(), k_end = J.sgpr<u32>();
   auto first_unit = J.sgpr<u32>();
@@ -719,7 +718,11 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
       kb_begin = k_begin >> 7;
       my_blocks = k_tiles / static_cast<uint32_t>(TB);
       kb_end = kb_begin + my_blocks;
-      kb = kb_begin + first_unit;  // (UNIT = 128 = one block)
+      if constexpr (ROTATE) {
+        kb = kb_begin + first_unit;  // (UNIT = 128 = one block)
+      } else {
+        kb = kb_begin;
+      }
       blocks_done = 0u;
     } else {
       kb = 0u;
