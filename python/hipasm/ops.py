@@ -307,6 +307,15 @@ def _empty(like, shape):
     return _np().empty(shape, dtype=like.dtype)
 
 
+def _empty_bf16(like, shape):
+    """A bf16 output beside `like` whatever its type (8-bit inputs, bf16 out): torch bfloat16 on its
+    device, else numpy uint16 bits."""
+    if _is_torch(like):
+        import torch
+        return torch.empty(shape, dtype=torch.bfloat16, device=like.device)
+    return _np().empty(shape, dtype="uint16")
+
+
 def rms_norm(x, weight, eps=1e-6):
     """x / sqrt(mean(x^2) + eps) * weight over the last dimension (f32 math, bf16 out)."""
     x, weight = _check_bf16("x", x), _check_bf16("weight", weight)
@@ -666,14 +675,7 @@ def flash_attn_fwd(q, k, v, causal=False, softmax_scale=None, cu_seqlens_q=None,
         softmax_scale = head_dim ** -0.5
     if not softmax_scale > 0:
         raise ValueError(f"hipasm.ops.{op}: softmax_scale must be positive, got {softmax_scale}")
-    if fp8:  # o bf16
-        if _is_torch(out_like):
-            import torch
-            o = torch.empty(tuple(q.shape), dtype=torch.bfloat16, device=out_like.device)
-        else:
-            o = _np().empty(tuple(q.shape), dtype="uint16")
-    else:
-        o = _empty(q, tuple(q.shape))
+    o = _empty_bf16(out_like, tuple(q.shape)) if fp8 else _empty(q, tuple(q.shape))
     lse = _zeros(q, (hq, total_q), "float32")
     bm = 32 * waves
     tiles = max(1, (int(max_seqlen_q) + bm - 1) // bm)
@@ -878,13 +880,7 @@ def mla_decode(q, kv_cache, qo_indptr, kv_indptr, kv_indices, kv_last_page_lens,
     num_kv_splits = _cfg._int(op, "num_kv_splits", num_kv_splits)
     if num_kv_splits < 1 or num_kv_splits > 1024:
         raise ValueError(f"hipasm.ops.{op}: num_kv_splits = {num_kv_splits} must be 1 to 1024")
-    if not q8:
-        o = _empty(q, (total_q, heads, 512))
-    elif _is_torch(q):  # (fp8 q: o bf16 all the same)
-        import torch
-        o = torch.empty((total_q, heads, 512), dtype=torch.bfloat16, device=q.device)
-    else:
-        o = _np().empty((total_q, heads, 512), dtype="uint16")
+    o = _empty_bf16(q, (total_q, heads, 512)) if q8 else _empty(q, (total_q, heads, 512))
     lse = _zeros(q, (total_q, heads), "float32")
     if num_kv_splits > 1:
         part_o = _zeros(q, (total_q, num_kv_splits, heads, 512), "float32")
@@ -1281,11 +1277,7 @@ def gemm_a8w8(a, b, scale_a, scale_b):
     if kdim % 4:
         raise ValueError(f"hipasm.ops.{op}: k = {kdim} must be a multiple of 4 (the built kernels copy dwords)")
     kern, (_, bm, bn, _, wm, wn) = _find(op, lambda c: c[0] == kinds[0], lambda: _cfg.gemm_a8w8(kinds[0]), kinds[0])
-    if _is_torch(a):
-        import torch
-        c = torch.empty((m, n), dtype=torch.bfloat16, device=a.device)
-    else:
-        c = _np().empty((m, n), dtype="uint16")
+    c = _empty_bf16(a, (m, n))
     if m and n and kdim:
         kern(((n + bn - 1) // bn, (m + bm - 1) // bm), 64 * wm * wn, c, a, b, scale_a, scale_b, m, n, kdim, 1, None)
     elif m and n:
