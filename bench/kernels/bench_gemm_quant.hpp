@@ -8,6 +8,8 @@
 // GEMM_QUANT_BENCH_KERNEL=name runs that configuration instead of the picked one; the picked
 // tile's split_k variant (`<name>_split`) goes to launch_gemm_quant, which splits K when the tiles
 // leave CUs idle (GEMM_QUANT_BENCH_SPLITS=n: n splits). HIPASM_BENCH_SHAPE=MxNxK: that shape only.
+// GEMM_QUANT_BENCH_REST=name: C's rows balanced between the row's kernel and that one
+// (launch_gemm_quant_balanced), as pick_mi300x does for 8192^3.
 // Shapes above 2^32 FLOP are profiled, both kernels alike, on a sampled slice of 16 CUs
 // (profile_options::sample_cus; the full grid of such shapes takes many minutes here).
 // GEMM_QUANT_BENCH_AITER=symbol[:splits] runs that aiter kernel instead of the row's (to pick a
@@ -147,7 +149,39 @@ inline uint32_t quant_splits_mi355x(const hipasm::kernels::gemm_quant_config& c,
 struct quant_pick {
   const hipasm::kernels::gemm_quant_kernel_ref* kernel;
   uint32_t splits;
+  const hipasm::kernels::gemm_quant_kernel_ref* rest = nullptr;  // launch_gemm_quant_balanced's rows left
 };
+
+// MI300X: pick_quant's kernel, or C's rows balanced (launch_gemm_quant_balanced) between the 8-wave
+// one-LDS-buffer 256x256 tile and the 128x256 one when K is 16 tiles or more, the scales per token
+// or per tensor, and the two dispatches' rounds (each weighed by its tile's area) cost no more than
+// the pick's: 8192^3 int8, 1024 tiles of 256x256 (3.4 rounds of 304): 28 tile rows in one
+// dispatch, the 1024 rows left in 256 tiles of 128x256 (the pick alone: 128x256, 6.7 rounds, the
+// same cost; the 256x256 tile runs its rounds faster).
+inline quant_pick pick_mi300x(const std::vector<hipasm::kernels::gemm_quant_kernel_ref>& ks, const quant_shape& s) {
+  const hipasm::kernels::gemm_quant_kernel_ref& one = pick_quant(ks, s);
+  const hipasm::kernels::quant_scale scale = s.scale.value_or(hipasm::kernels::quant_scale::per_token);
+  if (scale == hipasm::kernels::quant_scale::block128) return {&one, 0};
+  auto eight = [&](const hipasm::kernels::gemm_quant_kernel_ref& k, uint32_t bm, uint32_t bn) {
+    const auto& c = k.config;
+    return c.scale == scale && c.threads() == 512 && c.lds_buffers == 1 && !c.split_k && !c.groups && c.bm == bm &&
+           c.bn == bn && s.k >= 16 * c.bk;
+  };
+  const hipasm::kernels::gemm_quant_kernel_ref *big = nullptr, *rest = nullptr;
+  for (const auto& k : ks) {
+    if (!big && eight(k, 256, 256)) big = &k;
+    if (!rest && eight(k, 128, 256)) rest = &k;
+  }
+  if (!big || !rest) return {&one, 0};
+  const uint32_t rows = hipasm::kernels::detail::gemm_balanced_rows(256, 256, 128, 256, s.m, s.n, target_cus);
+  if (rows >= s.m) return {&one, 0};
+  auto cost = [&](const hipasm::kernels::gemm_quant_config& c, uint32_t m) {
+    return (uint64_t(c.grid_x(s.n)) * c.grid_y(m) + target_cus - 1) / target_cus * c.bm * c.bn;
+  };
+  const uint64_t balanced = (rows ? cost(big->config, rows) : 0) + cost(rest->config, s.m - rows);
+  if (balanced > cost(one.config, s.m)) return {&one, 0};
+  return {big, 0, rest};
+}
 inline quant_pick pick_mi355x(const std::vector<hipasm::kernels::gemm_quant_kernel_ref>& ks, const quant_shape& s) {
   const hipasm::kernels::quant_scale scale = s.scale.value_or(hipasm::kernels::quant_scale::per_token);
   auto tiles = [&](const hipasm::kernels::gemm_quant_config& c) { return uint64_t(c.grid_x(s.n)) * c.grid_y(s.m); };
@@ -222,12 +256,16 @@ inline quant_pick pick_mi355x(const std::vector<hipasm::kernels::gemm_quant_kern
 // code object `co`.
 inline rt::launch_report run_quant_ours(rt::device& dev, const char* co, const hipasm::kernels::gemm_quant_kernel_ref& k,
                                         const hipasm::kernels::gemm_quant_kernel_ref* split, uint32_t splits, const quant_shape& s,
-                                        const rt::launch_options& lo) {
+                                        const rt::launch_options& lo,
+                                        const hipasm::kernels::gemm_quant_kernel_ref* rest = nullptr) {
   rt::buffer<uint8_t> A(dev, size_t(s.m) * s.k), B(dev, size_t(s.n) * s.k);
   rt::buffer<float> SA(dev, hipasm::kernels::gemm_quant_sa_count(k.config, s.m, s.k)),
       SB(dev, hipasm::kernels::gemm_quant_sb_count(k.config, s.n, s.k));
   rt::buffer<uint16_t> C(dev, size_t(s.m) * s.n);
   auto mod = dev.load_file(co);
+  if (rest)
+    return hipasm::kernels::launch_gemm_quant_balanced(dev, *mod, k, *rest, C.addr(), A.addr(), B.addr(), SA.addr(),
+                                                       SB.addr(), s.m, s.n, s.k, target_cus, lo);
   return hipasm::kernels::launch_gemm_quant(dev, *mod, k, C.addr(), A.addr(), B.addr(), SA.addr(), SB.addr(), s.m, s.n, s.k,
                                    nullptr, split, splits, 0, lo);
 }
@@ -271,7 +309,7 @@ inline std::vector<quant_row> quant_rows(const char* kernel, aiter_asm::Family f
     rt::launch_options lo;
     lo.profile = &po;
     lo.check = false;  // (the tests run the checker; here only the time matters)
-    const quant_pick picked = target_gfx950 ? pick_mi355x(ours, s) : quant_pick{&pick_quant(ours, s), 0};
+    const quant_pick picked = target_gfx950 ? pick_mi355x(ours, s) : pick_mi300x(ours, s);
     const hipasm::kernels::gemm_quant_kernel_ref* kp = picked.kernel;
     bool forced_kernel = false;
     if (const char* forced = std::getenv("GEMM_QUANT_BENCH_KERNEL"))  // run this configuration instead (rows of its scales)
@@ -300,7 +338,11 @@ inline std::vector<quant_row> quant_rows(const char* kernel, aiter_asm::Family f
       ours_lo.profile = &split_po;
       ours_lo.threads = 1;
     }
-    const rt::launch_report hrep = run_quant_ours(*fresh_device(), co, k, split, sk ? used_splits : splits, s, ours_lo);
+    const hipasm::kernels::gemm_quant_kernel_ref* rest = forced_kernel ? nullptr : picked.rest;
+    if (const char* e = std::getenv("GEMM_QUANT_BENCH_REST"))
+      for (const auto& o : ours)
+        if (o.name == e && o.config.scale == *s.scale) rest = &o;
+    const rt::launch_report hrep = run_quant_ours(*fresh_device(), co, k, split, sk ? used_splits : splits, s, ours_lo, rest);
     if (tl && *tl != 'a') std::fprintf(stderr, "%s", hrep.profile->timeline(uint32_t(std::atoi(tl))).c_str());
     const result h = from(hrep);
     double aiter_us = 0;
@@ -328,8 +370,9 @@ inline std::vector<quant_row> quant_rows(const char* kernel, aiter_asm::Family f
       aiter_us = arep.profile->time_us;
     }
     // traffic: A, B once, C in bf16 (the scales are small)
-    std::fprintf(stderr, "%s %s: %s, split %u; aiter split %d\n", label.c_str(), shape.c_str(),
-                 used_splits > 1 || k.config.split_k ? sk->name.c_str() : k.name.c_str(), used_splits, s.aiter_splitk);
+    std::fprintf(stderr, "%s %s: %s%s%s, split %u; aiter split %d\n", label.c_str(), shape.c_str(),
+                 used_splits > 1 || k.config.split_k ? sk->name.c_str() : k.name.c_str(), rest ? " + " : "",
+                 rest ? rest->name.c_str() : "", used_splits, s.aiter_splitk);
     print_line(label.c_str(), shape, h, aiter_us, double(s.m) * s.k + double(s.n) * s.k + 2.0 * s.m * s.n, false, row_device);
     rows.push_back({shape, h.us, aiter_us});
   }

@@ -102,12 +102,19 @@ struct split_run {
   uint32_t splits = 0;
 };
 
+// launch_gemm_quant_balanced: `k` the big tiles, `rest` the rows left, balanced over `cus` CUs.
+struct balanced_run {
+  const gemm_quant_kernel_ref* rest = nullptr;
+  uint32_t cus = 0;
+};
+
 // Runs `k` (or `any_k` for a K not a multiple of 4) and compares with the reference:
 // |got - ref| <= K * 2^-22 * sum|a*b*scales| (f32 accumulation) + 2^-8 |ref| (bf16 output)
 // (+ splits * 2^-22 * sum|a*b*scales| for int8 split K: each split's sum rounded to f32 and
 // scaled, the splits added in f32); a reference past bf16's largest finite value must come
 // out as that sign's infinity, a NaN reference as NaN.
-void run(const gemm_quant_kernel_ref& k, const gemm_quant_kernel_ref* any_k, const problem& p, split_run sp = {}) {
+void run(const gemm_quant_kernel_ref& k, const gemm_quant_kernel_ref* any_k, const problem& p, split_run sp = {},
+         balanced_run br = {}) {
   const gemm_quant_config& c = k.config;
   const uint32_t M = p.M, N = p.N, K = p.K;
   rt::device& d = *S().dev;
@@ -119,8 +126,10 @@ void run(const gemm_quant_kernel_ref& k, const gemm_quant_kernel_ref* any_k, con
   rt::buffer<uint8_t> A(d, p.a), B(d, p.b);
   rt::buffer<float> SA(d, p.sa), SB(d, p.sb);
   rt::buffer<uint16_t> Cb(d, std::vector<uint16_t>(cn, 0x7fc1u));
-  auto rep = hipasm::kernels::launch_gemm_quant(d, sp.mod ? *sp.mod : *S().m, k, Cb.addr(), A.addr(), B.addr(), SA.addr(),
-                                       SB.addr(), M, N, K, any_k, nullptr, sp.splits);
+  auto rep = br.rest ? hipasm::kernels::launch_gemm_quant_balanced(d, *S().m, k, *br.rest, Cb.addr(), A.addr(), B.addr(),
+                                                                   SA.addr(), SB.addr(), M, N, K, br.cus)
+                     : hipasm::kernels::launch_gemm_quant(d, sp.mod ? *sp.mod : *S().m, k, Cb.addr(), A.addr(), B.addr(),
+                                                          SA.addr(), SB.addr(), M, N, K, any_k, nullptr, sp.splits);
   for (const auto& diag : rep.diagnostics) FAIL_CHECK("checker: " << diag);
   const auto h = Cb.download();
   CHECK(h[cn - 1] == 0x7fc1u);
@@ -161,8 +170,8 @@ void run(const gemm_quant_kernel_ref& k, const gemm_quant_kernel_ref* any_k, con
 }
 
 void run_random(const gemm_quant_kernel_ref& k, const gemm_quant_kernel_ref* any_k, uint32_t M, uint32_t N, uint32_t K,
-                split_run sp = {}) {
-  run(k, any_k, random_problem(k.config, M, N, K), sp);
+                split_run sp = {}, balanced_run br = {}) {
+  run(k, any_k, random_problem(k.config, M, N, K), sp, br);
 }
 
 const gemm_quant_kernel_ref kFp8Tensor{"gq_fp8_tensor", gq_configs::fp8_tensor};
@@ -303,6 +312,28 @@ TEST_CASE("gemm_quant int8: 8 waves and one LDS buffer, 256x128, 128x256 and 256
   run_random(kI8TokenW8N256, nullptr, 200, 300, 648);  // 2 x 2 tiles (M, N tails), 6 K tiles (the last 8 columns)
   run_random(kI8TokenW8x256, nullptr, 270, 300, 520);  // 2 x 2 tiles, 5 K tiles (odd; the last 8 columns)
   run_random(kI8TokenW8x256, nullptr, 256, 256, 256);  // one full tile, 2 K tiles
+}
+
+// launch_gemm_quant_balanced: the rows of whole rounds of 256x256 tiles, the rows left in 128x256
+// tiles (a second dispatch on A's, C's and the per-token scales' rows from the split on). Over 4
+// CUs, 640 x 300 is 3 x 2 big tiles (two rounds, the second part-filled): 512 rows in big tiles
+// (one round), 128 in two 128x256 tiles (one round of half the area).
+TEST_CASE("gemm_quant int8: C's rows balanced between 256x256 and 128x256 tiles", "[gemm_quant]") {
+  using hipasm::kernels::detail::gemm_balanced_rows;
+  CHECK(gemm_balanced_rows(256, 256, 128, 256, 640, 300, 4) == 512);
+  CHECK(gemm_balanced_rows(256, 256, 128, 256, 8192, 8192, 304) == 28 * 256);
+  CHECK(gemm_balanced_rows(256, 256, 128, 256, 4096, 4096, 304) == 4096);  // one round: no split
+  run_random(kI8TokenW8x256, nullptr, 640, 300, 520, {}, {&kI8TokenW8N256, 4});
+  run_random(kI8TokenW8x256, nullptr, 600, 300, 264, {}, {&kI8TokenW8N256, 4});  // the rest's rows with an M tail
+  run_random(kI8TokenW8x256, nullptr, 640, 300, 520, {}, {&kI8TokenW8N256, 0});  // no CU count: one dispatch
+  rt::device& d = *S().dev;
+  rt::buffer<uint8_t> buf(d, 1 << 16);
+  CHECK_THROWS_AS(hipasm::kernels::launch_gemm_quant_balanced(d, *S().m, kI8TokenW8x256, kFp8TokenW8, buf.addr(), buf.addr(),
+                                                              buf.addr(), buf.addr(), buf.addr(), 64, 64, 64, 4),
+                  rt::error);  // int8 with fp8
+  CHECK_THROWS_AS(hipasm::kernels::launch_gemm_quant_balanced(d, *S().m, kFp8BlockW8, kFp8BlockW8, buf.addr(), buf.addr(),
+                                                              buf.addr(), buf.addr(), buf.addr(), 64, 64, 128, 4),
+                  rt::error);  // block128
 }
 
 // int8 with AGPR accumulators and one LDS buffer, 4 waves (one a SIMD): the stores and loads among

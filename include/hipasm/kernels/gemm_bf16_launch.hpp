@@ -80,29 +80,10 @@ inline rt::launch_report launch_gemm_bf16(rt::device& dev, rt::module& mod, cons
 }
 
 // Rows of C that `big` should compute when the rest run with `rest` (a tile of fewer rows) in a
-// second dispatch, on a device of `cus` CUs with one workgroup per CU: the workgroups of a grid
-// run in rounds over the CUs, so a grid of big tiles that ends with a part-filled round leaves
-// CUs idle for a whole big tile (MI300X: 8192^2 in 256x256 tiles is 1024 workgroups, 3.4 rounds
-// of 304). Run the whole rounds of big tiles that whole tile rows fill, and the rows left in
-// smaller tiles whose last round is shorter: the split whose rounds (each weighed by its tile's
-// area) cost least, M (one dispatch) unless a split saves more than 1/32 (a second dispatch's
-// start and drain).
+// second dispatch, on a device of `cus` CUs with one workgroup per CU (detail::gemm_balanced_rows).
 constexpr uint32_t gemm_bf16_balanced_rows(const gemm_bf16_config& big, const gemm_bf16_config& rest, uint32_t M, uint32_t N,
                                            uint32_t cus) {
-  if (cus == 0 || M == 0 || N == 0) return M;
-  const uint64_t gx = big.grid_x(N), gxr = rest.grid_x(N), gy = big.grid_y(M);
-  auto rounds = [&](uint64_t groups) { return (groups + cus - 1) / cus; };
-  const uint64_t whole = rounds(gx * gy) * big.bm * big.bn;
-  uint64_t best = whole, best_rows = M;
-  for (uint64_t r = gy; r-- > 0;) {  // (ties: the most rows in big tiles)
-    const uint64_t left = M - r * big.bm;
-    const uint64_t cost = rounds(gx * r) * big.bm * big.bn + rounds(gxr * ((left + rest.bm - 1) / rest.bm)) * rest.bm * rest.bn;
-    if (cost < best) {
-      best = cost;
-      best_rows = r * big.bm;
-    }
-  }
-  return best * 32 < whole * 31 ? static_cast<uint32_t>(best_rows) : M;
+  return detail::gemm_balanced_rows(big.bm, big.bn, rest.bm, rest.bn, M, N, cus);
 }
 
 // launch_gemm_bf16 with C's rows split between `big` and `rest` (gemm_bf16_balanced_rows over

@@ -49,6 +49,31 @@ constexpr void gemm_k_loop(builder J, gpr<dtype::u32> k_tiles, int stages, LoadT
       step);
 }
 
+// Host side: of C's M rows, how many run in `big` (bm x bn) tiles when the rows left run in a
+// second dispatch of `rest` tiles, over `cus` CUs. A grid of big tiles whose last round is
+// part-filled leaves CUs idle for a whole big tile (MI300X: 8192^2 in 256x256 tiles is 1024
+// workgroups, 3.4 rounds of 304): run the whole rounds of big tiles that whole tile rows fill,
+// and the rows left in smaller tiles whose last round is shorter. The split whose rounds (each
+// weighed by its tile's area) cost least; M (one dispatch) unless a split saves more than 1/32 (a
+// second dispatch's start and drain).
+constexpr uint32_t gemm_balanced_rows(uint32_t big_bm, uint32_t big_bn, uint32_t rest_bm, uint32_t rest_bn, uint32_t M,
+                                      uint32_t N, uint32_t cus) {
+  if (cus == 0 || M == 0 || N == 0) return M;
+  const uint64_t gx = (N + big_bn - 1) / big_bn, gxr = (N + rest_bn - 1) / rest_bn, gy = (M + big_bm - 1) / big_bm;
+  auto rounds = [&](uint64_t groups) { return (groups + cus - 1) / cus; };
+  const uint64_t whole = rounds(gx * gy) * big_bm * big_bn;
+  uint64_t best = whole, best_rows = M;
+  for (uint64_t r = gy; r-- > 0;) {  // (ties: the most rows in big tiles)
+    const uint64_t left = M - r * big_bm;
+    const uint64_t cost = rounds(gx * r) * big_bm * big_bn + rounds(gxr * ((left + rest_bm - 1) / rest_bm)) * rest_bm * rest_bn;
+    if (cost < best) {
+      best = cost;
+      best_rows = r * big_bm;
+    }
+  }
+  return best * 32 < whole * 31 ? static_cast<uint32_t>(best_rows) : M;
+}
+
 // The C tile (tx, ty) of this workgroup in a gx x gy grid of tiles (grid x, y as given; z
 // planes ordered alike). The dispatcher deals workgroups round-robin to the XCDs (linear id %
 // xcds; each XCD has its own L2): the linear id is first renumbered so that each XCD's

@@ -114,4 +114,35 @@ inline rt::launch_report launch_gemm_quant(rt::device& dev, rt::module& mod, con
   return dev.launch(mod, k->name, grid, {cf.threads(), 1, 1}, args, opts);
 }
 
+// launch_gemm_quant with C's rows split between `big` and `rest` (detail::gemm_balanced_rows over
+// `cus` CUs): rows [0, r) with big, [r, M) with rest, each a launch of its own on the
+// sub-matrices (A's, C's and per-token sa's rows offset). A grid of big tiles whose last round is
+// part-filled (MI300X: 8192^2 in 256x256 tiles, 3.4 rounds of 304) then ends with a round of
+// smaller tiles. Both kernels: the same type and scales (per_token or per_tensor: block128's sa
+// [K/128][M] has no row offset), no split_k, no groups, K a multiple of 4 unless any_k. The
+// report: the first dispatch's, with both dispatches' times, operations and time-weighted MFMA
+// busy fraction.
+inline rt::launch_report launch_gemm_quant_balanced(rt::device& dev, rt::module& mod, const gemm_quant_kernel_ref& big,
+                                                    const gemm_quant_kernel_ref& rest, uint64_t c, uint64_t a, uint64_t b,
+                                                    uint64_t sa, uint64_t sb, uint32_t M, uint32_t N, uint32_t K, uint32_t cus,
+                                                    const rt::launch_options& opts = {}) {
+  const gemm_quant_config &bc = big.config, &rc = rest.config;
+  if (bc.type != rc.type || bc.scale != rc.scale)
+    throw rt::error("launch_gemm_quant_balanced: big and rest must have the same type and scales");
+  if (bc.scale == quant_scale::block128)
+    throw rt::error("launch_gemm_quant_balanced: block128 scales (sa [K/128][M] has no row offset): use launch_gemm_quant");
+  if (bc.split_k || rc.split_k || bc.groups || rc.groups)
+    throw rt::error("launch_gemm_quant_balanced: no split_k or persistent (groups) kernels");
+  const uint32_t rows = detail::gemm_balanced_rows(bc.bm, bc.bn, rc.bm, rc.bn, M, N, cus);
+  if (rows >= M) return launch_gemm_quant(dev, mod, big, c, a, b, sa, sb, M, N, K, nullptr, nullptr, 0, 0, opts);
+  const uint64_t sa_row = bc.scale == quant_scale::per_token ? 4 : 0;
+  rt::launch_report rep;
+  if (rows > 0) rep = launch_gemm_quant(dev, mod, big, c, a, b, sa, sb, rows, N, K, nullptr, nullptr, 0, 0, opts);
+  rt::launch_report more = launch_gemm_quant(dev, mod, rest, c + uint64_t(rows) * N * 2, a + uint64_t(rows) * K, b,
+                                             sa + rows * sa_row, sb, M - rows, N, K, nullptr, nullptr, 0, 0, opts);
+  if (rows == 0) return more;
+  rt::append_report(rep, more, true);
+  return rep;
+}
+
 }  // namespace hipasm::kernels
