@@ -25,14 +25,15 @@
 //     dS = P (dP - D) (FlashAttention-2, Dao 2023, Algorithm 2):
 //       dV^T += dO^T P, dK^T += Q^T dS (accumulators in AGPRs, one 32x32 block per 32 dims),
 //       dQ (+)= dS K over the workgroup's keys, by buffer f32 atomics into dq_acc.
-//     S and dP have the keys as the MFMA's columns (B = the wave's K or V rows, held in VGPRs;
-//     A = Q or dO rows from LDS): each lane holds one key's scores, so the C layout of P and dS
-//     is directly the B operand of the dV^T and dK^T products (contracting over the queries, as
-//     attn_fwd's P^T in O^T += V^T P^T). Their A operands come from Q^T and dO^T tiles written
-//     transposed (attn_fwd's V^T units: 4 queries x 8 dims a lane, transpose_per_lane, b64
-//     writes). dQ contracts over the keys: dS goes to LDS (2-byte writes from the C layout,
-//     during the dK^T MFMAs) in the place of K^T, which is in LDS only to give each wave its dQ
-//     B operands (K^T rows of its 32-dim block w, all keys) once, kept in AGPRs. LDS operands are
+//     S and dP have the keys as the MFMA's columns (B = the wave's K or V rows, held in VGPRs,
+//     loaded as whole rows through LDS at the start; A = Q or dO rows from LDS): each lane holds
+//     one key's scores, so the C layout of P and dS is directly the B operand of the dV^T and
+//     dK^T products (contracting over the queries, as attn_fwd's P^T in O^T += V^T P^T). Their
+//     A operands come from Q^T and dO^T tiles written transposed (attn_fwd's V^T units: 4
+//     queries x 8 dims a lane, transpose_per_lane, b64 writes). dQ contracts over the keys: dS
+//     goes to LDS (2-byte writes from the C layout, during the dK^T MFMAs) in the place of K^T,
+//     which is in LDS only to give each wave its dQ B operands (K^T rows of its 32-dim block w,
+//     all keys) once, kept in AGPRs. LDS operands are
 //     b64 or b128 reads issued lds_lookahead MFMAs ahead; K^T, Q^T, dO^T and dS swizzle 8-byte
 //     chunks (the b64 reads' 16-lane bank groups conflict-free). The query tile after next's Q, dO, LSE
 //     and D are loaded at an iteration's end, then its dQ atomics (VMEM completes in order: the
@@ -452,9 +453,9 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
   auto kf = J.vgpr<u32>(DS, 4), vf = J.vgpr<u32>(DS, 4);
   auto krow = J.vgpr<u32>();
   krow = wave * 32u + l32;
-  if constexpr (RC) {
-    // whole rows through the wave's rows of K^T's (here unused) LDS, as the dQ kernel's Q and dO
-    // (8 cache lines an instruction, not 32: the CU's address path)
+  {
+    // whole rows through the wave's rows of K^T's LDS (before K^T is staged there), as the dQ
+    // kernel's Q and dO (8 cache lines an instruction, not 32: the CU's address path)
     constexpr uint32_t CPR = D / 8, RPI = 64 / CPR;
     constexpr lds_layout LW{.rows = BN, .cols = D, .elem_bytes = 2, .swz_chunk = 16, .swz_groups = 8};
     static_assert(32 / RPI == DS && LW.bytes() <= LKT.bytes());
@@ -470,19 +471,44 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
     }
     c8k = half << 3;
     const lds_addr wa = WS.addr(srow, multiple_of(scol, 8)), ra = WS.addr(krow, multiple_of(c8k, 8));
-    for (auto f : {kf, vf}) {  // (each wave reads only the rows it wrote)
-      J.wait_for(f);
-      for (int k = 0; k < DS; ++k) WS.store(f[k], wa, static_cast<int>(RPI) * k, 0);
-      J.s_waitcnt(lgkmcnt(0));
-      for (int p = 0; p < DS; ++p) WS.load(f[p], ra, 0, 16 * p);
-      J.s_waitcnt(lgkmcnt(0));
-    }
-  } else {
-    auto voff = J.vgpr<u32>();
-    voff = (krow + n0.as<u32>()) * kv_stride + (half << 4);
-    for (int p = 0; p < DS; ++p) {
-      Kb.load(kf[p], at(voff) + 32 * p);
-      Vb.load(vf[p], at(voff) + 32 * p);
+    auto rows_through_lds = [&] {
+      for (auto f : {kf, vf}) {  // (each wave reads only the rows it wrote)
+        J.wait_for(f);
+        for (int k = 0; k < DS; ++k) WS.store(f[k], wa, static_cast<int>(RPI) * k, 0);
+        J.s_waitcnt(lgkmcnt(0));
+        for (int p = 0; p < DS; ++p) WS.load(f[p], ra, 0, 16 * p);
+        J.s_waitcnt(lgkmcnt(0));
+      }
+    };
+    if constexpr (RC) {
+      rows_through_lds();
+    } else {
+      // K^T (dims x keys) for dQ's operands, in units of 4 keys x 8 dims (the K rows again, from
+      // L2: four 16-byte loads, one 4x8 transpose per lane, eight b64 writes; Q^T's units below),
+      // loaded under the rows' LDS round trips, stored once every wave has read its rows back
+      constexpr uint32_t KU = BN * D / 32, KS = KU / T;
+      static_assert(KU % T == 0);
+      auto kst = J.vgpr<u32>(KS, 16), ktr = J.vgpr<u32>(16), dc = J.vgpr<u32>(KS), kq = J.vgpr<u32>(KS);
+      auto rk = J.sgpr<u32>(4);
+      for (int r = 0; r < 4; ++r) rk[r] = kv_stride * static_cast<uint32_t>(r);
+      for (uint32_t st = 0; st < KS; ++st) {
+        auto u = J.vgpr<u32>(), koff = J.vgpr<u32>();
+        u = tid + st * T;
+        // unit bits: key quad low 3, dim chunk, key quad high: a b64 write's 16 lanes (8 quads of
+        // rows dc + e, dc + 8 + e) on 16 distinct 8-byte chunks of K^T's swizzle, and a load's 64
+        // lanes 8 key rows x 128 bytes (8 lines, as whole-row units)
+        dc[st] = ((u >> 3) & (D / 8 - 1)) << 3;  // first dim
+        kq[st] = ((u & 7u) | ((u >> (3 + hipasm::detail::log2u(D / 8))) << 3)) << 2;  // first key
+        koff = (kq[st] + n0.as<u32>()) * kv_stride + (dc[st] << 1);
+        for (int r = 0; r < 4; ++r) Kb.load(kst[st].slice(4 * r, 4), at(koff) + at(rk[r]));
+      }
+      rows_through_lds();
+      for (uint32_t st = 0; st < KS; ++st) {
+        J.wait_for(kst[st]);
+        transpose_per_lane(J, 4, 8, 2, kst[st], ktr);  // row e of ktr: dim dc + e, keys kq .. kq + 3
+        if (st == 0) J.s_barrier();  // (every wave has read its K and V rows back)
+        for (int e = 0; e < 8; ++e) KT.store(ktr.slice(2 * e, 2), at(dc[st]) + e, multiple_of(kq[st], 4));
+      }
     }
   }
   auto dv = J.agpr<f32>(DB, 16).named("dv_t"), dk = J.agpr<f32>(DB, 16).named("dk_t");
@@ -496,28 +522,7 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
   }
   auto c8 = J.vgpr<u32>();
   c8 = half << 3;
-  // K^T (dims x keys) for dQ's operands, in units of 4 keys x 8 dims (the K rows again, from L2:
-  // four 16-byte loads, one 4x8 transpose per lane, eight b64 writes; Q^T's units below)
   if constexpr (!RC) {
-    constexpr uint32_t KU = BN * D / 32;
-    static_assert(KU % T == 0);
-    auto kst = J.vgpr<u32>(16), ktr = J.vgpr<u32>(16);
-    auto rk = J.sgpr<u32>(4);
-    for (int r = 0; r < 4; ++r) rk[r] = kv_stride * static_cast<uint32_t>(r);
-    for (uint32_t st = 0; st < KU / T; ++st) {
-      auto u = J.vgpr<u32>(), kq = J.vgpr<u32>(), dc = J.vgpr<u32>(), koff = J.vgpr<u32>();
-      u = tid + st * T;
-      // unit bits: key quad low 3, dim chunk, key quad high: a b64 write's 16 lanes (8 quads of
-      // rows dc + e, dc + 8 + e) on 16 distinct 8-byte chunks of K^T's swizzle, and a load's 64
-      // lanes 8 key rows x 128 bytes (8 lines, as whole-row units)
-      dc = ((u >> 3) & (D / 8 - 1)) << 3;  // first dim
-      kq = ((u & 7u) | ((u >> (3 + hipasm::detail::log2u(D / 8))) << 3)) << 2;  // first key
-      koff = (kq + n0.as<u32>()) * kv_stride + (dc << 1);
-      for (int r = 0; r < 4; ++r) Kb.load(kst.slice(4 * r, 4), at(koff) + at(rk[r]));
-      J.wait_for(kst);
-      transpose_per_lane(J, 4, 8, 2, kst, ktr);  // row e of ktr: dim dc + e, keys kq .. kq + 3
-      for (int e = 0; e < 8; ++e) KT.store(ktr.slice(2 * e, 2), at(dc) + e, multiple_of(kq, 4));
-    }
     J.s_waitcnt(lgkmcnt(0));
     J.s_barrier();
   }
