@@ -107,11 +107,14 @@ struct mla_decode_config {
   // (split_dims: its K reads are ds_read_b64, which no skew of this form frees of conflicts)
   constexpr bool row_skew() const { return kv_cache == mla_kv_cache::bf16 && !split_dims; }
   constexpr uint32_t row_stride() const { return dma_row_stride(row_bytes()) + (row_skew() ? 32 : 0); }
-  // (q_fp8: one more, the block whose PV waits for the next one's)
-  constexpr uint32_t dma_buffers() const { return prefetch + 1 + (q_fp8 ? 1 : 0); }
+  // q_fp8 on 16 rows a wave: the PV product of two blocks a fp8 MFMA (split_dims: fp8 Q widened
+  // to bf16 in registers once, the fp8 split_dims path's MFMAs)
+  constexpr bool pv_pairs() const { return q_fp8 && !split_dims; }
+  // (pv_pairs: one more, the block whose PV waits for the next one's)
+  constexpr uint32_t dma_buffers() const { return prefetch + 1 + (pv_pairs() ? 1 : 0); }
   // (fp8 split_dims on gfx950 allocates no bf16 buffer: an upper bound there)
   constexpr uint32_t lds_bytes() const {
-    return dma_buffers() * (bn * row_stride() + (q_fp8 ? 64 : 0)) + (kv_cache == mla_kv_cache::fp8 && !q_fp8 ? bn * wide_row_stride : 0) +
+    return dma_buffers() * (bn * row_stride() + (pv_pairs() ? 64 : 0)) + (kv_cache == mla_kv_cache::fp8 && !pv_pairs() ? bn * wide_row_stride : 0) +
            (split_dims ? waves * 1024 : 0);
   }
 };
@@ -124,7 +127,6 @@ constexpr const char* mla_decode_config_error(const mla_decode_config& c) {
   if (c.prefetch < 1 || c.prefetch > 4) return "mla_decode: prefetch must be 1 to 4 blocks";
   if (c.split_dims && c.waves != 2 && c.waves != 4) return "mla_decode: split_dims takes 2 or 4 waves";
   if (c.q_fp8 && c.kv_cache != mla_kv_cache::fp8) return "mla_decode: q_fp8 takes kv_cache = mla_kv_cache::fp8";
-  if (c.q_fp8 && c.split_dims) return "mla_decode: q_fp8 takes 16 query rows a wave (not split_dims)";
   if (c.lds_bytes() > 160 * 1024) return "mla_decode: the KV block buffers exceed 160 KiB of LDS (lower prefetch)";
   return nullptr;
 }
@@ -171,9 +173,12 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   // q_fp8: fp8 Q; S^T by 4 v_mfma_f32_16x16x128_f8f6f4 (dims 0-511) and 2 v_mfma_f32_16x16x32_fp8_fp8
   // (the rope dims), K read as fp8 from the DMA ring; O^T by v_mfma_f32_16x16x32_fp8_fp8 on P^T in
   // e4m3 (its second 4 keys zero) and V^T by ds_read_b64_tr_b8 (no widening, no second barrier)
-  constexpr bool F8Q = C.q_fp8;
+  constexpr bool F8Q = C.pv_pairs();
+  // q_fp8 split_dims (DIRECT): Q's fp8 loaded, then widened to bf16 in registers (exact) once
+  constexpr bool QW = C.q_fp8 && SD;
+  static_assert(!QW || DIRECT, "mla_decode q_fp8 split_dims: the target's fp8 converts and transposing reads (gfx950)");
   constexpr bool WIDE = F8 && !DIRECT && !F8Q;  // fp8 rows widened to a bf16 buffer
-  constexpr uint32_t QB = F8Q ? 1 : 2;          // Q's element bytes
+  constexpr uint32_t QB = C.q_fp8 ? 1 : 2;     // Q's element bytes
   constexpr uint32_t ROWB = C.row_bytes();                                   // a KV row in memory
   constexpr uint32_t RS = C.row_stride();                                    // a DMA'd row in LDS
   constexpr uint32_t RSB = WIDE ? C.wide_row_stride : RS;                   // a row the MFMAs read
@@ -286,6 +291,8 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   constexpr bool ROPE16 = ROPE == 16;
   constexpr uint32_t NQ = F8Q ? 10 : DIRECT ? DKC + (ROPE16 ? 1 : 0) : SD ? NKS : DK / 32;  // Q's loads
   auto qv = J.vgpr<u32>(F8Q ? DK / 16 : SD ? 2 * NKS : DK / 8).aligned(4).named("q");
+  // (QW: the fp8 of qv's dims, 2 dwords a chunk, widened once the first DMAs are issued)
+  auto qraw = J.vgpr<u32>(QW ? 2 * NQ : 1).aligned(2).named("q_fp8");
   {
     auto qoff = J.vgpr<u32>();
     if constexpr (F8Q) {
@@ -302,10 +309,18 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     } else if constexpr (DIRECT) {
       // lane (col, grp): dims 32 c + 8 grp .. + 7 of a chunk in dwords 4 c .. 4 c + 3
       static_assert(ROPE16 || ROPE == 32, "");
+      if constexpr (QW) {
+        qoff = (col + wrow) * DK + (grp << 3) + w * DVW;
+        for (uint32_t c = 0; c < DVW / 32; ++c) Qb.load(qraw.slice(2 * c, 2), at(qoff) + static_cast<int64_t>(32 * c));
+        qoff = (col + wrow) * DK + (grp << (ROPE16 ? 2 : 3)) + w * ROPE;
+        if constexpr (ROPE16) Qb.load(qraw[2 * (DVW / 32)], at(qoff) + static_cast<int64_t>(DV));
+        else Qb.load(qraw.slice(2 * (DVW / 32), 2), at(qoff) + static_cast<int64_t>(DV));
+      } else {
       qoff = (col + wrow) * (DK * 2) + (grp << 4) + w * (DVW * 2);
       for (uint32_t c = 0; c < DVW / 32; ++c) Qb.load(qv.slice(4 * c, 4), at(qoff) + static_cast<int64_t>(64 * c));
       qoff = (col + wrow) * (DK * 2) + (grp << (ROPE16 ? 3 : 4)) + w * (ROPE * 2);
       Qb.load(qv.slice(4 * (DVW / 32), ROPE16 ? 2 : 4), at(qoff) + static_cast<int64_t>(DV * 2));
+      }
     } else if constexpr (SD) {
       qoff = (col + wrow) * (DK * 2) + (grp << 3) + w * (32 * NKS);
       for (uint32_t c = 0; c < NKS; ++c) Qb.load(qv.slice(2 * c, 2), at(qoff) + static_cast<int64_t>(32 * c));
@@ -732,6 +747,14 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
       buf = p;
       dma(i, buf);
       i = i + 1u;
+    }
+    if constexpr (QW) {  // Q's loads, older than those DMAs, done: widened under them
+      constexpr uint32_t younger = C.prefetch * DMA_LOADS;
+      J.s_waitcnt(vmcnt(younger < 63 ? younger : 63));
+      for (uint32_t c = 0; c < NQ; ++c) {
+        cvt4(qv.slice(4 * c, 2), qraw[2 * c]);
+        if (!(ROPE16 && c + 1 == NQ)) cvt4(qv.slice(4 * c + 2, 2), qraw[2 * c + 1]);
+      }
     }
     buf = C.prefetch;
     J.While([&] { return i < iend; }, [&] {
