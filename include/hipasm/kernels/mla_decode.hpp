@@ -174,8 +174,10 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   // (the rope dims), K read as fp8 from the DMA ring; O^T by v_mfma_f32_16x16x32_fp8_fp8 on P^T in
   // e4m3 (its second 4 keys zero) and V^T by ds_read_b64_tr_b8 (no widening, no second barrier)
   constexpr bool F8Q = C.pv_pairs();
-  // q_fp8 split_dims (DIRECT): Q's fp8 loaded, then widened to bf16 in registers (exact) once
-  constexpr bool QW = C.q_fp8 && SD;
+  // q_fp8 split_dims (DIRECT's V^T reads): S^T by v_mfma_f32_16x16x128_f8f6f4 on the wave's
+  // DVW dims of the fp8 rows and fp8 Q (two ds_read_b128 a lane) and a 16x16x32 fp8 on a rope
+  // chunk; O^T by v_mfma_f32_16x16x32_fp8_fp8 on the raw tr_b8 V^T reads and P^T in e4m3
+  constexpr bool QW = C.q_fp8 && SD;  // (S by fp8 MFMAs on fp8 Q, PV on P^T in e4m3)
   static_assert(!QW || DIRECT, "mla_decode q_fp8 split_dims: the target's fp8 converts and transposing reads (gfx950)");
   constexpr bool WIDE = F8 && !DIRECT && !F8Q;  // fp8 rows widened to a bf16 buffer
   constexpr uint32_t QB = C.q_fp8 ? 1 : 2;     // Q's element bytes
@@ -289,10 +291,9 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   // (2 waves) or one slice of 16 (4 waves)
   constexpr uint32_t ROPE = 64 / W, DKC = DVW / 32 + (ROPE == 32 ? 1 : 0);
   constexpr bool ROPE16 = ROPE == 16;
-  constexpr uint32_t NQ = F8Q ? 10 : DIRECT ? DKC + (ROPE16 ? 1 : 0) : SD ? NKS : DK / 32;  // Q's loads
-  auto qv = J.vgpr<u32>(F8Q ? DK / 16 : SD ? 2 * NKS : DK / 8).aligned(4).named("q");
-  // (QW: the fp8 of qv's dims, 2 dwords a chunk, widened once the first DMAs are issued)
-  auto qraw = J.vgpr<u32>(QW ? 2 * NQ : 1).aligned(2).named("q_fp8");
+  constexpr uint32_t QNC = DVW / 128;  // (QW: 128-dim chunks a wave)
+  constexpr uint32_t NQ = F8Q ? 10 : QW ? 2 * QNC + 1 : DIRECT ? DKC + (ROPE16 ? 1 : 0) : SD ? NKS : DK / 32;  // Q's loads
+  auto qv = J.vgpr<u32>(F8Q ? DK / 16 : QW ? 8 * QNC + 2 : SD ? 2 * NKS : DK / 8).aligned(4).named("q");
   {
     auto qoff = J.vgpr<u32>();
     if constexpr (F8Q) {
@@ -310,11 +311,17 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
       // lane (col, grp): dims 32 c + 8 grp .. + 7 of a chunk in dwords 4 c .. 4 c + 3
       static_assert(ROPE16 || ROPE == 32, "");
       if constexpr (QW) {
-        qoff = (col + wrow) * DK + (grp << 3) + w * DVW;
-        for (uint32_t c = 0; c < DVW / 32; ++c) Qb.load(qraw.slice(2 * c, 2), at(qoff) + static_cast<int64_t>(32 * c));
-        qoff = (col + wrow) * DK + (grp << (ROPE16 ? 2 : 3)) + w * ROPE;
-        if constexpr (ROPE16) Qb.load(qraw[2 * (DVW / 32)], at(qoff) + static_cast<int64_t>(DV));
-        else Qb.load(qraw.slice(2 * (DVW / 32), 2), at(qoff) + static_cast<int64_t>(DV));
+        // fp8: lane (col, grp) dims DVW w + 128 c + 32 grp .. + 31 in dwords 8 c .. + 7 (a
+        // 16x16x128 operand's 32 bytes), then the rope chunk w % 2's dims 512 + 32 (w % 2) + 8 grp
+        // .. + 7 (a 16x16x32 operand's 8; 4 waves: zeros in waves 2 and 3)
+        qoff = (col + wrow) * DK + (grp << 5) + w * DVW;
+        for (uint32_t c = 0; c < QNC; ++c) {
+          Qb.load(qv.slice(8 * c, 4), at(qoff) + static_cast<int64_t>(128 * c));
+          Qb.load(qv.slice(8 * c + 4, 4), at(qoff) + static_cast<int64_t>(128 * c + 16));
+        }
+        qoff = (col + wrow) * DK + (grp << 3) + ((w & 1u) << 5);
+        if constexpr (W == 4) qoff = select(w < 2u, qoff, 0x80000000u);
+        Qb.load(qv.slice(8 * QNC, 2), at(qoff) + static_cast<int64_t>(DV));
       } else {
       qoff = (col + wrow) * (DK * 2) + (grp << 4) + w * (DVW * 2);
       for (uint32_t c = 0; c < DVW / 32; ++c) Qb.load(qv.slice(4 * c, 4), at(qoff) + static_cast<int64_t>(64 * c));
@@ -477,7 +484,7 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   // K chunks, V^T tiles (pairs) a ring holds (q_fp8: all 6 chunks' reads at once, 8 tiles: a tile's
   // MFMA is 4 passes, its read's latency 3 of them)
   constexpr uint32_t KR = F8Q ? 6 : 4, VR = F8Q ? 8 : 4;
-  auto kring = J.vgpr<u32>((F8Q ? 8 : 4) * KR).aligned(4).named("kring");
+  auto kring = J.vgpr<u32>(QW ? 8 * QNC + 2 : (F8Q ? 8 : 4) * KR).aligned(4).named("kring");
   auto vraw = J.vgpr<u32>(TR ? 2 * VR : 4 * VR).aligned(2).named("vraw");
   // DIRECT: 4 fp8 (a dword) to 4 bf16 (two dwords; v_cvt_scalef32_pk_bf16_fp8 at scale 1, exact);
   // godd: the lanes of groups 1 and 3 (their V^T rows in the high dword of a tr_b8 read)
@@ -520,8 +527,13 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
       // V^T: ds_read_b64_tr_b8 gives lane s of a group rows r0 .. r0 + 7 of dim 16 d + s
       // (r0 = 8 (grp / 2): lane s addresses row r0 + s / 2, dims + 8 (s % 2)); the group's rows
       // 4 grp .. + 3 are its dword grp % 2.
+      if constexpr (QW) {
+        kaddr = (col + rbuf * BN) * RS + (grp << 5) + w * DVW + wide.offset;
+        kaddr2 = (col + rbuf * BN) * RS + (grp << 3) + ((w & 1u) << 5) + (DV + wide.offset);
+      } else {
       kaddr = (col + rbuf * BN) * RS + (grp << 3) + w * DVW + wide.offset;
       kaddr2 = (col + rbuf * BN) * RS + (grp << (ROPE16 ? 2 : 3)) + w * ROPE + (DV + wide.offset);
+      }
       auto l16 = J.vgpr<u32>();
       l16 = lane & 15u;
       vaddr = (((grp >> 1) << 3) + (l16 >> 1) + rbuf * BN) * RS + ((l16 & 1u) << 3) + w * DVW + wide.offset;
@@ -570,9 +582,25 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
       }
     };
     constexpr uint32_t VPI = TR ? 1 : 4;  // LDS instructions a V^T tile
+    if constexpr (QW) {
+      for (uint32_t c = 0; c < QNC; ++c) {
+        J.ds_read_b128(kring.slice(8 * c, 4), kaddr, {.offset = static_cast<int32_t>(128 * c)});
+        J.ds_read_b128(kring.slice(8 * c + 4, 4), kaddr, {.offset = static_cast<int32_t>(128 * c + 16)});
+      }
+      J.ds_read_b64(kring.slice(8 * QNC, 2), kaddr2, {.offset = 0});
+      after_k_reads();
+      for (uint32_t c = 0; c < QNC; ++c) {
+        J.s_waitcnt(lgkmcnt(2 * (QNC - 1 - c) + 1));
+        J.v_mfma_f32_16x16x128_f8f6f4(c % 2 == 0 ? s : s2, kring.slice(8 * c, 8), qv.slice(8 * c, 8), 0);
+      }
+      J.s_waitcnt(lgkmcnt(0));
+      if constexpr (QNC == 1) J.v_mfma_f32_16x16x32_fp8_fp8(s2, kring.slice(8 * QNC, 2), qv.slice(8 * QNC, 2), 0);
+      else J.v_mfma_f32_16x16x32_fp8_fp8(s, kring.slice(8 * QNC, 2), qv.slice(8 * QNC, 2), s);
+    } else {
     for (uint32_t c = 0; c + 1 < KR && c < NK; ++c) read_k(c);
     after_k_reads();  // (q_fp8: the next DMA under the K reads' latency)
-    for (uint32_t c = 0; c < NK; ++c) {
+    }
+    for (uint32_t c = 0; c < (QW ? 0 : NK); ++c) {
       if (c + KR - 1 < NK) read_k(c + KR - 1);
       const uint32_t younger = (c + KR - 1 < NK ? KR - 1 : NK - 1 - c);
       auto& acc = c % 2 == 0 ? s : s2;
@@ -639,7 +667,7 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
         if (d + VR - 1 < NV) read_v(d + VR - 1);
         const uint32_t younger = (d + VR - 1 < NV ? VR - 1 : NV - 1 - d) * VPI;
         J.s_waitcnt(lgkmcnt(younger));
-        if constexpr (F8Q) {
+        if constexpr (F8Q || QW) {
           J.v_mfma_f32_16x16x32_fp8_fp8(o.slice(4 * d, 4), vraw.slice(2 * (d % VR), 2), pb, o.slice(4 * d, 4));
         } else if constexpr (DIRECT) {
           J.v_cndmask_b32(vsel, vraw[2 * (d % VR)], vraw[2 * (d % VR) + 1], godd);
@@ -716,6 +744,17 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
         for (int i = 0; i < 4; ++i) pp[i] = s[i] + 0.0f;
       });
       return;
+    } else if constexpr (QW) {
+      // P^T in e4m3 (p <= 2^8) in the dword of the lane group's V^T rows in the tr_b8 read (even
+      // groups 0, odd 1), zeros in the other: a 16x16x32 fp8 MFMA a tile, no V conversion
+      modifiers hi;
+      hi.op_sel = 4;  // op_sel:[0,0,1]: the high word (the low one kept)
+      auto t = J.vgpr<u32>(), zv = J.vgpr<u32>();
+      J.v_cvt_pk_fp8_f32(t, s[0], s[1]);
+      J.v_cvt_pk_fp8_f32(t, s[2], s[3], hi);
+      zv = 0u;
+      J.v_cndmask_b32(pb[0], t, zv, godd);
+      J.v_cndmask_b32(pb[1], zv, t, godd);
     } else {
       pb[0] = cvt_bf16x2(s[0], s[1], bf16_round::nearest_even_finite).as<u32>();
       pb[1] = cvt_bf16x2(s[2], s[3], bf16_round::nearest_even_finite).as<u32>();
@@ -747,14 +786,6 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
       buf = p;
       dma(i, buf);
       i = i + 1u;
-    }
-    if constexpr (QW) {  // Q's loads, older than those DMAs, done: widened under them
-      constexpr uint32_t younger = C.prefetch * DMA_LOADS;
-      J.s_waitcnt(vmcnt(younger < 63 ? younger : 63));
-      for (uint32_t c = 0; c < NQ; ++c) {
-        cvt4(qv.slice(4 * c, 2), qraw[2 * c]);
-        if (!(ROPE16 && c + 1 == NQ)) cvt4(qv.slice(4 * c + 2, 2), qraw[2 * c + 1]);
-      }
     }
     buf = C.prefetch;
     J.While([&] { return i < iend; }, [&] {
