@@ -53,11 +53,15 @@
 // MFMA operands as fp8 from the ring and converts them in registers (exact): K 8 dims a lane
 // (ds_read_b64) for a 16x16x32 MFMA, its S dims being its O dims plus 64 / waves rope dims; V^T
 // by ds_read_b64_tr_b8 (rows 8 (grp / 2) .. + 7 of a dim, the group's 4 rows a dword of it).
-// q_fp8 (gfx950, fp8 KV, not split_dims): fp8 Q (e4m3fn, its scale folded into the scores' by the
+// q_fp8 (gfx950, fp8 KV): fp8 Q (e4m3fn, its scale folded into the scores' by the
 // launch), no widening: S^T from the fp8 ring by 4 v_mfma_f32_16x16x128_f8f6f4 (a lane 32 dims of
 // a row, two ds_read_b128) and 2 v_mfma_f32_16x16x32_fp8_fp8 (the rope dims); P rounded to e4m3
 // (p <= 2^8); O^T by v_mfma_f32_16x16x32_fp8_fp8 over two blocks (a lane group's 4 keys of each: one
 // ds_read_b64_tr_b8 a tile whose lane pairs address either block's rows), run every second block.
+// q_fp8 split_dims: S^T over the wave's 512 / waves dims by v_mfma_f32_16x16x128_f8f6f4 (two
+// ds_read_b128 a lane) and a rope chunk of 32 by a 16x16x32 fp8 (4 waves: waves 2 and 3 against
+// zeros); O^T by v_mfma_f32_16x16x32_fp8_fp8 on the V^T tr_b8 reads as they come, P^T in e4m3 in
+// the lane group's dword of them (zeros in the other): no conversions in the loop.
 //
 // Device side:  HIPASM_MLA_DECODE_KERNEL(mla_h16, (hipasm::kernels::mla_decode_config{.waves = 1}))
 //               HIPASM_MLA_DECODE_COMBINE_KERNEL(mla_combine)
@@ -85,7 +89,7 @@ struct mla_decode_config {
   uint32_t page_size = 1;   // KV rows a page: a power of two, 1 to 1024
   uint32_t prefetch = 2;    // KV blocks in flight while one is computed (LDS buffers: prefetch + 1)
   mla_kv_cache kv_cache = mla_kv_cache::bf16;
-  // true (gfx950, fp8 KV, 16 rows a wave): Q in fp8 (OCP e4m3fn) with a per-tensor scale
+  // true (gfx950, fp8 KV): Q in fp8 (OCP e4m3fn) with a per-tensor scale
   // (mla_decode_args::q_scale), both products on fp8 MFMAs straight from the fp8 rows the DMA
   // brought (no widening), P rounded to e4m3 (aiter's a8w8 form); false: bf16 Q
   bool q_fp8 = false;
