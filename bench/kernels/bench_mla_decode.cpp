@@ -82,15 +82,15 @@ uint32_t aiter_meta_splits(uint32_t bs, uint32_t kvlen, uint32_t heads, uint32_t
 double row(const shape& s, const fs::path& aiter_dir, bool f8q = false, double aiter_known = -1) {
   const bool f8 = s.fp8;
   const uint32_t rows = s.heads * s.qlen;
-  // 16 rows: four waves splitting the dims (one wave, 16 rows, was slower on every row); fp8 Q:
-  // 16 rows a wave
-  const bool sd = rows <= 16 && !f8q;
-  const char* name = f8q ? (rows <= 16 ? "mla_r16_fp8q" : rows <= 64 ? "mla_r64_fp8q" : "mla_r128_fp8q")
+  // 16 rows: four waves splitting the dims (one wave, 16 rows, was slower on every row; fp8 Q
+  // too: HIPASM_MLA_FP8Q_W1=1 runs its one-wave kernel); more fp8-Q rows: 16 a wave
+  const bool sd = rows <= 16 && (!f8q || std::getenv("HIPASM_MLA_FP8Q_W1") == nullptr);
+  const char* name = f8q ? (sd ? "mla_sd4_fp8q" : rows <= 16 ? "mla_r16_fp8q" : rows <= 64 ? "mla_r64_fp8q" : "mla_r128_fp8q")
                      : sd ? (f8 ? "mla_sd4_fp8" : "mla_sd4")
                      : rows <= 64 ? (f8 ? "mla_r64_fp8" : "mla_r64")
                                   : (f8 ? "mla_r128_fp8" : "mla_r128");
-  const uint32_t waves = f8q ? (rows <= 16 ? 1 : rows <= 64 ? 4 : 8) : sd ? 4 : rows <= 64 ? 4 : 8;
-  const uint32_t pf = f8q ? (rows <= 16 ? 3u : 2u) : f8 && sd && target_gfx950 ? 3u : f8 == sd ? 2u : 1u;  // (kernels/mla_decode.hip)
+  const uint32_t waves = sd ? 4 : f8q ? (rows <= 16 ? 1 : rows <= 64 ? 4 : 8) : rows <= 64 ? 4 : 8;
+  const uint32_t pf = f8 && sd && target_gfx950 ? 3u : f8q ? (rows <= 16 ? 3u : 2u) : f8 == sd ? 2u : 1u;  // (kernels/mla_decode.hip)
   const hk::mla_decode_config cfg{.waves = waves, .split_dims = sd, .prefetch = pf,
                                   .kv_cache = f8 ? hk::mla_kv_cache::fp8 : hk::mla_kv_cache::bf16, .q_fp8 = f8q};
   const std::string shp = "b" + std::to_string(s.batch) + "_q" + std::to_string(s.qlen) + "_kv" + std::to_string(s.kvlen) +

@@ -302,6 +302,20 @@ TEST_CASE("mla_decode: fp8 Q (q_fp8, gfx950): fp8 MFMAs on the fp8 rows, P in e4
   // 64 rows a workgroup (16 heads x 4 tokens, the bench's q4 rows; 64 heads), pages of 16 rows
   run(w4_fp8q_pg16, {.qlens = {4, 4, 1}, .kvlens = {150, 20, 33}, .heads = 16, .splits = 2, .key_ramp = 0.01f});
   run(w4_fp8q_pg16, {.qlens = {1, 2}, .kvlens = {70, 16}, .heads = 64, .splits = 1});
+  // 16 rows on 2 or 4 waves splitting the dims (the bench's 1-token rows),
+  // the combination by the second kernel and fused
+  const hk::mla_decode_kernel_ref sd4_fp8q{
+      "mla_sd4_fp8q", mla_decode_config{.waves = 4, .split_dims = true, .prefetch = 3, .kv_cache = mla_kv_cache::fp8, .q_fp8 = true},
+      "mla_combine"};
+  const hk::mla_decode_kernel_ref sd2_fp8q_pg16{
+      "mla_sd2_fp8q_pg16",
+      mla_decode_config{.waves = 2, .split_dims = true, .page_size = 16, .prefetch = 2, .kv_cache = mla_kv_cache::fp8, .q_fp8 = true},
+      "mla_combine"};
+  run(sd4_fp8q, {.qlens = {1, 1, 4, 2}, .kvlens = {1, 0, 37, 100}, .heads = 16, .splits = 1, .key_ramp = 0.02f});
+  run(sd4_fp8q, {.qlens = {1, 3}, .kvlens = {200, 45}, .heads = 32, .splits = 3, .q_range = 3.0f});
+  run(sd4_fp8q, {.qlens = {1, 1, 1, 4}, .kvlens = {100, 0, 1, 37}, .heads = 16, .splits = 3, .key_ramp = 0.02f, .fused = true});
+  run(sd2_fp8q_pg16, {.qlens = {1, 3}, .kvlens = {45, 30}, .heads = 16, .splits = 4, .fused = true});
+  run(sd2_fp8q_pg16, {.qlens = {1}, .kvlens = {161}, .heads = 32, .splits = 5});
 }
 
 TEST_CASE("mla_decode: launch errors", "[mla]") {

@@ -21,7 +21,9 @@ HIPASM_MLA_DECODE_COMBINE_KERNEL(mla_combine)
 HIPASM_MLA_DECODE_KERNEL(mla_sd4, (hipasm::kernels::mla_decode_config{.waves = 4, .split_dims = true, .prefetch = 1}))
 #if defined(__gfx950__)  // (160 KiB of LDS: more blocks in flight)
 HIPASM_MLA_DECODE_KERNEL(mla_sd4_fp8, (hipasm::kernels::mla_decode_config{.waves = 4, .split_dims = true, .prefetch = 3, .kv_cache = hipasm::kernels::mla_kv_cache::fp8}))
-// fp8 Q (q_fp8: fp8 MFMAs on the fp8 rows): 16 rows a wave, one to eight waves
+// fp8 Q (q_fp8: fp8 MFMAs on the fp8 rows): 16 rows on four waves splitting the dims; 16 rows a
+// wave, one to eight waves
+HIPASM_MLA_DECODE_KERNEL(mla_sd4_fp8q, (hipasm::kernels::mla_decode_config{.waves = 4, .split_dims = true, .prefetch = 3, .kv_cache = hipasm::kernels::mla_kv_cache::fp8, .q_fp8 = true}))
 HIPASM_MLA_DECODE_KERNEL(mla_r16_fp8q, (hipasm::kernels::mla_decode_config{.waves = 1, .prefetch = 3, .kv_cache = hipasm::kernels::mla_kv_cache::fp8, .q_fp8 = true}))
 HIPASM_MLA_DECODE_KERNEL(mla_r64_fp8q, (hipasm::kernels::mla_decode_config{.waves = 4, .prefetch = 2, .kv_cache = hipasm::kernels::mla_kv_cache::fp8, .q_fp8 = true}))
 HIPASM_MLA_DECODE_KERNEL(mla_r128_fp8q, (hipasm::kernels::mla_decode_config{.waves = 8, .prefetch = 2, .kv_cache = hipasm::kernels::mla_kv_cache::fp8, .q_fp8 = true}))

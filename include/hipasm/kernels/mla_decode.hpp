@@ -53,11 +53,15 @@
 // MFMA operands as fp8 from the ring and converts them in registers (exact): K 8 dims a lane
 // (ds_read_b64) for a 16x16x32 MFMA, its S dims being its O dims plus 64 / waves rope dims; V^T
 // by ds_read_b64_tr_b8 (rows 8 (grp / 2) .. + 7 of a dim, the group's 4 rows a dword of it).
-// q_fp8 (gfx950, fp8 KV, not split_dims): fp8 Q (e4m3fn, its scale folded into the scores' by the
+// q_fp8 (gfx950, fp8 KV): fp8 Q (e4m3fn, its scale folded into the scores' by the
 // launch), no widening: S^T from the fp8 ring by 4 v_mfma_f32_16x16x128_f8f6f4 (a lane 32 dims of
 // a row, two ds_read_b128) and 2 v_mfma_f32_16x16x32_fp8_fp8 (the rope dims); P rounded to e4m3
 // (p <= 2^8); O^T by v_mfma_f32_16x16x32_fp8_fp8 over two blocks (a lane group's 4 keys of each: one
 // ds_read_b64_tr_b8 a tile whose lane pairs address either block's rows), run every second block.
+// q_fp8 split_dims: S^T over the wave's 512 / waves dims by v_mfma_f32_16x16x128_f8f6f4 (two
+// ds_read_b128 a lane) and a rope chunk of 32 by a 16x16x32 fp8 (4 waves: waves 2 and 3 against
+// zeros); O^T by v_mfma_f32_16x16x32_fp8_fp8 on the V^T tr_b8 reads as they come, P^T in e4m3 in
+// the lane group's dword of them (zeros in the other): no conversions in the loop.
 //
 // Device side:  HIPASM_MLA_DECODE_KERNEL(mla_h16, (hipasm::kernels::mla_decode_config{.waves = 1}))
 //               HIPASM_MLA_DECODE_COMBINE_KERNEL(mla_combine)
@@ -85,7 +89,7 @@ struct mla_decode_config {
   uint32_t page_size = 1;   // KV rows a page: a power of two, 1 to 1024
   uint32_t prefetch = 2;    // KV blocks in flight while one is computed (LDS buffers: prefetch + 1)
   mla_kv_cache kv_cache = mla_kv_cache::bf16;
-  // true (gfx950, fp8 KV, 16 rows a wave): Q in fp8 (OCP e4m3fn) with a per-tensor scale
+  // true (gfx950, fp8 KV): Q in fp8 (OCP e4m3fn) with a per-tensor scale
   // (mla_decode_args::q_scale), both products on fp8 MFMAs straight from the fp8 rows the DMA
   // brought (no widening), P rounded to e4m3 (aiter's a8w8 form); false: bf16 Q
   bool q_fp8 = false;
@@ -107,11 +111,14 @@ struct mla_decode_config {
   // (split_dims: its K reads are ds_read_b64, which no skew of this form frees of conflicts)
   constexpr bool row_skew() const { return kv_cache == mla_kv_cache::bf16 && !split_dims; }
   constexpr uint32_t row_stride() const { return dma_row_stride(row_bytes()) + (row_skew() ? 32 : 0); }
-  // (q_fp8: one more, the block whose PV waits for the next one's)
-  constexpr uint32_t dma_buffers() const { return prefetch + 1 + (q_fp8 ? 1 : 0); }
+  // q_fp8 on 16 rows a wave: the PV product of two blocks a fp8 MFMA (split_dims: fp8 Q widened
+  // to bf16 in registers once, the fp8 split_dims path's MFMAs)
+  constexpr bool pv_pairs() const { return q_fp8 && !split_dims; }
+  // (pv_pairs: one more, the block whose PV waits for the next one's)
+  constexpr uint32_t dma_buffers() const { return prefetch + 1 + (pv_pairs() ? 1 : 0); }
   // (fp8 split_dims on gfx950 allocates no bf16 buffer: an upper bound there)
   constexpr uint32_t lds_bytes() const {
-    return dma_buffers() * (bn * row_stride() + (q_fp8 ? 64 : 0)) + (kv_cache == mla_kv_cache::fp8 && !q_fp8 ? bn * wide_row_stride : 0) +
+    return dma_buffers() * (bn * row_stride() + (pv_pairs() ? 64 : 0)) + (kv_cache == mla_kv_cache::fp8 && !pv_pairs() ? bn * wide_row_stride : 0) +
            (split_dims ? waves * 1024 : 0);
   }
 };
@@ -124,7 +131,6 @@ constexpr const char* mla_decode_config_error(const mla_decode_config& c) {
   if (c.prefetch < 1 || c.prefetch > 4) return "mla_decode: prefetch must be 1 to 4 blocks";
   if (c.split_dims && c.waves != 2 && c.waves != 4) return "mla_decode: split_dims takes 2 or 4 waves";
   if (c.q_fp8 && c.kv_cache != mla_kv_cache::fp8) return "mla_decode: q_fp8 takes kv_cache = mla_kv_cache::fp8";
-  if (c.q_fp8 && c.split_dims) return "mla_decode: q_fp8 takes 16 query rows a wave (not split_dims)";
   if (c.lds_bytes() > 160 * 1024) return "mla_decode: the KV block buffers exceed 160 KiB of LDS (lower prefetch)";
   return nullptr;
 }
@@ -171,9 +177,14 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   // q_fp8: fp8 Q; S^T by 4 v_mfma_f32_16x16x128_f8f6f4 (dims 0-511) and 2 v_mfma_f32_16x16x32_fp8_fp8
   // (the rope dims), K read as fp8 from the DMA ring; O^T by v_mfma_f32_16x16x32_fp8_fp8 on P^T in
   // e4m3 (its second 4 keys zero) and V^T by ds_read_b64_tr_b8 (no widening, no second barrier)
-  constexpr bool F8Q = C.q_fp8;
+  constexpr bool F8Q = C.pv_pairs();
+  // q_fp8 split_dims (DIRECT's V^T reads): S^T by v_mfma_f32_16x16x128_f8f6f4 on the wave's
+  // DVW dims of the fp8 rows and fp8 Q (two ds_read_b128 a lane) and a 16x16x32 fp8 on a rope
+  // chunk; O^T by v_mfma_f32_16x16x32_fp8_fp8 on the raw tr_b8 V^T reads and P^T in e4m3
+  constexpr bool QW = C.q_fp8 && SD;  // (S by fp8 MFMAs on fp8 Q, PV on P^T in e4m3)
+  static_assert(!QW || DIRECT, "mla_decode q_fp8 split_dims: the target's fp8 converts and transposing reads (gfx950)");
   constexpr bool WIDE = F8 && !DIRECT && !F8Q;  // fp8 rows widened to a bf16 buffer
-  constexpr uint32_t QB = F8Q ? 1 : 2;          // Q's element bytes
+  constexpr uint32_t QB = C.q_fp8 ? 1 : 2;     // Q's element bytes
   constexpr uint32_t ROWB = C.row_bytes();                                   // a KV row in memory
   constexpr uint32_t RS = C.row_stride();                                    // a DMA'd row in LDS
   constexpr uint32_t RSB = WIDE ? C.wide_row_stride : RS;                   // a row the MFMAs read
@@ -284,8 +295,9 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   // (2 waves) or one slice of 16 (4 waves)
   constexpr uint32_t ROPE = 64 / W, DKC = DVW / 32 + (ROPE == 32 ? 1 : 0);
   constexpr bool ROPE16 = ROPE == 16;
-  constexpr uint32_t NQ = F8Q ? 10 : DIRECT ? DKC + (ROPE16 ? 1 : 0) : SD ? NKS : DK / 32;  // Q's loads
-  auto qv = J.vgpr<u32>(F8Q ? DK / 16 : SD ? 2 * NKS : DK / 8).aligned(4).named("q");
+  constexpr uint32_t QNC = DVW / 128;  // (QW: 128-dim chunks a wave)
+  constexpr uint32_t NQ = F8Q ? 10 : QW ? 2 * QNC + 1 : DIRECT ? DKC + (ROPE16 ? 1 : 0) : SD ? NKS : DK / 32;  // Q's loads
+  auto qv = J.vgpr<u32>(F8Q ? DK / 16 : QW ? 8 * QNC + 2 : SD ? 2 * NKS : DK / 8).aligned(4).named("q");
   {
     auto qoff = J.vgpr<u32>();
     if constexpr (F8Q) {
@@ -302,10 +314,24 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     } else if constexpr (DIRECT) {
       // lane (col, grp): dims 32 c + 8 grp .. + 7 of a chunk in dwords 4 c .. 4 c + 3
       static_assert(ROPE16 || ROPE == 32, "");
+      if constexpr (QW) {
+        // fp8: lane (col, grp) dims DVW w + 128 c + 32 grp .. + 31 in dwords 8 c .. + 7 (a
+        // 16x16x128 operand's 32 bytes), then the rope chunk w % 2's dims 512 + 32 (w % 2) + 8 grp
+        // .. + 7 (a 16x16x32 operand's 8; 4 waves: zeros in waves 2 and 3)
+        qoff = (col + wrow) * DK + (grp << 5) + w * DVW;
+        for (uint32_t c = 0; c < QNC; ++c) {
+          Qb.load(qv.slice(8 * c, 4), at(qoff) + static_cast<int64_t>(128 * c));
+          Qb.load(qv.slice(8 * c + 4, 4), at(qoff) + static_cast<int64_t>(128 * c + 16));
+        }
+        qoff = (col + wrow) * DK + (grp << 3) + ((w & 1u) << 5);
+        if constexpr (W == 4) qoff = select(w < 2u, qoff, 0x80000000u);
+        Qb.load(qv.slice(8 * QNC, 2), at(qoff) + static_cast<int64_t>(DV));
+      } else {
       qoff = (col + wrow) * (DK * 2) + (grp << 4) + w * (DVW * 2);
       for (uint32_t c = 0; c < DVW / 32; ++c) Qb.load(qv.slice(4 * c, 4), at(qoff) + static_cast<int64_t>(64 * c));
       qoff = (col + wrow) * (DK * 2) + (grp << (ROPE16 ? 3 : 4)) + w * (ROPE * 2);
       Qb.load(qv.slice(4 * (DVW / 32), ROPE16 ? 2 : 4), at(qoff) + static_cast<int64_t>(DV * 2));
+      }
     } else if constexpr (SD) {
       qoff = (col + wrow) * (DK * 2) + (grp << 3) + w * (32 * NKS);
       for (uint32_t c = 0; c < NKS; ++c) Qb.load(qv.slice(2 * c, 2), at(qoff) + static_cast<int64_t>(32 * c));
@@ -462,7 +488,7 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   // K chunks, V^T tiles (pairs) a ring holds (q_fp8: all 6 chunks' reads at once, 8 tiles: a tile's
   // MFMA is 4 passes, its read's latency 3 of them)
   constexpr uint32_t KR = F8Q ? 6 : 4, VR = F8Q ? 8 : 4;
-  auto kring = J.vgpr<u32>((F8Q ? 8 : 4) * KR).aligned(4).named("kring");
+  auto kring = J.vgpr<u32>(QW ? 8 * QNC + 2 : (F8Q ? 8 : 4) * KR).aligned(4).named("kring");
   auto vraw = J.vgpr<u32>(TR ? 2 * VR : 4 * VR).aligned(2).named("vraw");
   // DIRECT: 4 fp8 (a dword) to 4 bf16 (two dwords; v_cvt_scalef32_pk_bf16_fp8 at scale 1, exact);
   // godd: the lanes of groups 1 and 3 (their V^T rows in the high dword of a tr_b8 read)
@@ -505,8 +531,13 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
       // V^T: ds_read_b64_tr_b8 gives lane s of a group rows r0 .. r0 + 7 of dim 16 d + s
       // (r0 = 8 (grp / 2): lane s addresses row r0 + s / 2, dims + 8 (s % 2)); the group's rows
       // 4 grp .. + 3 are its dword grp % 2.
+      if constexpr (QW) {
+        kaddr = (col + rbuf * BN) * RS + (grp << 5) + w * DVW + wide.offset;
+        kaddr2 = (col + rbuf * BN) * RS + (grp << 3) + ((w & 1u) << 5) + (DV + wide.offset);
+      } else {
       kaddr = (col + rbuf * BN) * RS + (grp << 3) + w * DVW + wide.offset;
       kaddr2 = (col + rbuf * BN) * RS + (grp << (ROPE16 ? 2 : 3)) + w * ROPE + (DV + wide.offset);
+      }
       auto l16 = J.vgpr<u32>();
       l16 = lane & 15u;
       vaddr = (((grp >> 1) << 3) + (l16 >> 1) + rbuf * BN) * RS + ((l16 & 1u) << 3) + w * DVW + wide.offset;
@@ -555,9 +586,25 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
       }
     };
     constexpr uint32_t VPI = TR ? 1 : 4;  // LDS instructions a V^T tile
+    if constexpr (QW) {
+      for (uint32_t c = 0; c < QNC; ++c) {
+        J.ds_read_b128(kring.slice(8 * c, 4), kaddr, {.offset = static_cast<int32_t>(128 * c)});
+        J.ds_read_b128(kring.slice(8 * c + 4, 4), kaddr, {.offset = static_cast<int32_t>(128 * c + 16)});
+      }
+      J.ds_read_b64(kring.slice(8 * QNC, 2), kaddr2, {.offset = 0});
+      after_k_reads();
+      for (uint32_t c = 0; c < QNC; ++c) {
+        J.s_waitcnt(lgkmcnt(2 * (QNC - 1 - c) + 1));
+        J.v_mfma_f32_16x16x128_f8f6f4(c % 2 == 0 ? s : s2, kring.slice(8 * c, 8), qv.slice(8 * c, 8), 0);
+      }
+      J.s_waitcnt(lgkmcnt(0));
+      if constexpr (QNC == 1) J.v_mfma_f32_16x16x32_fp8_fp8(s2, kring.slice(8 * QNC, 2), qv.slice(8 * QNC, 2), 0);
+      else J.v_mfma_f32_16x16x32_fp8_fp8(s, kring.slice(8 * QNC, 2), qv.slice(8 * QNC, 2), s);
+    } else {
     for (uint32_t c = 0; c + 1 < KR && c < NK; ++c) read_k(c);
     after_k_reads();  // (q_fp8: the next DMA under the K reads' latency)
-    for (uint32_t c = 0; c < NK; ++c) {
+    }
+    for (uint32_t c = 0; c < (QW ? 0 : NK); ++c) {
       if (c + KR - 1 < NK) read_k(c + KR - 1);
       const uint32_t younger = (c + KR - 1 < NK ? KR - 1 : NK - 1 - c);
       auto& acc = c % 2 == 0 ? s : s2;
@@ -624,7 +671,7 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
         if (d + VR - 1 < NV) read_v(d + VR - 1);
         const uint32_t younger = (d + VR - 1 < NV ? VR - 1 : NV - 1 - d) * VPI;
         J.s_waitcnt(lgkmcnt(younger));
-        if constexpr (F8Q) {
+        if constexpr (F8Q || QW) {
           J.v_mfma_f32_16x16x32_fp8_fp8(o.slice(4 * d, 4), vraw.slice(2 * (d % VR), 2), pb, o.slice(4 * d, 4));
         } else if constexpr (DIRECT) {
           J.v_cndmask_b32(vsel, vraw[2 * (d % VR)], vraw[2 * (d % VR) + 1], godd);
@@ -701,6 +748,17 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
         for (int i = 0; i < 4; ++i) pp[i] = s[i] + 0.0f;
       });
       return;
+    } else if constexpr (QW) {
+      // P^T in e4m3 (p <= 2^8) in the dword of the lane group's V^T rows in the tr_b8 read (even
+      // groups 0, odd 1), zeros in the other: a 16x16x32 fp8 MFMA a tile, no V conversion
+      modifiers hi;
+      hi.op_sel = 4;  // op_sel:[0,0,1]: the high word (the low one kept)
+      auto t = J.vgpr<u32>(), zv = J.vgpr<u32>();
+      J.v_cvt_pk_fp8_f32(t, s[0], s[1]);
+      J.v_cvt_pk_fp8_f32(t, s[2], s[3], hi);
+      zv = 0u;
+      J.v_cndmask_b32(pb[0], t, zv, godd);
+      J.v_cndmask_b32(pb[1], zv, t, godd);
     } else {
       pb[0] = cvt_bf16x2(s[0], s[1], bf16_round::nearest_even_finite).as<u32>();
       pb[1] = cvt_bf16x2(s[2], s[3], bf16_round::nearest_even_finite).as<u32>();

@@ -77,7 +77,7 @@ constexpr mla_decode_workspace mla_decode_workspace_for(uint32_t total_q, uint32
 // back, cost a short split more than the second workgroup gains). Sequences of 16 query rows
 // (rows: heads x query tokens) on a grid short of a workgroup a CU: down to 2 blocks a split, up
 // to a workgroup a CU. groups: the workgroups a sequence's rows take (rows / cfg.rows(), rounded up).
-// q_fp8 on 4 or more waves (fp8 MFMAs: a block's compute is short next to its partials' share):
+// q_fp8 on 4 or more waves of 16 rows each (fp8 MFMAs: a block's compute is short next to its partials' share):
 // one workgroup a CU and at least 16 blocks a split.
 constexpr uint32_t mla_decode_default_splits(uint32_t compute_units, uint32_t lds_per_cu, const mla_decode_config& cfg,
                                              uint32_t batch, uint32_t groups, uint32_t kv_len, uint32_t rows) {
@@ -85,7 +85,7 @@ constexpr uint32_t mla_decode_default_splits(uint32_t compute_units, uint32_t ld
   auto clamp = [](uint32_t v, uint32_t lo, uint32_t hi) { return v < lo ? lo : v > hi ? hi : v; };
   auto max1 = [](uint32_t a, uint32_t b) { return a > b ? a : b; };
   auto min1 = [](uint32_t a, uint32_t b) { return a < b ? a : b; };
-  const bool f8q = cfg.q_fp8 && cfg.waves >= 4;
+  const bool f8q = cfg.pv_pairs() && cfg.waves >= 4;
   const uint32_t cap = max1(1u, blocks / (f8q ? 16 : 8));  // (at least 8 blocks a split)
   const uint32_t per_cu = f8q ? 1u : clamp(lds_per_cu / cfg.lds_bytes(), 1u, 2u);
   // (rounded down: a grid just past the device's slots runs a second, nearly empty round)

@@ -31,4 +31,7 @@ HIPASM_MLA_DECODE_KERNEL(mla_sd4_fp8_p4, (hipasm::kernels::mla_decode_config{.wa
 // fp8 Q (gfx950's OCP e4m3 MFMAs): 16 rows on one wave, 64 on four in pages of 16 rows
 HIPASM_MLA_DECODE_KERNEL(mla_w1_fp8q, (hipasm::kernels::mla_decode_config{.waves = 1, .prefetch = 3, .kv_cache = hipasm::kernels::mla_kv_cache::fp8, .q_fp8 = true}))
 HIPASM_MLA_DECODE_KERNEL(mla_w4_fp8q_pg16, (hipasm::kernels::mla_decode_config{.waves = 4, .page_size = 16, .prefetch = 2, .kv_cache = hipasm::kernels::mla_kv_cache::fp8, .q_fp8 = true}))
+// fp8 Q on 2 and 4 waves splitting the dims
+HIPASM_MLA_DECODE_KERNEL(mla_sd4_fp8q, (hipasm::kernels::mla_decode_config{.waves = 4, .split_dims = true, .prefetch = 3, .kv_cache = hipasm::kernels::mla_kv_cache::fp8, .q_fp8 = true}))
+HIPASM_MLA_DECODE_KERNEL(mla_sd2_fp8q_pg16, (hipasm::kernels::mla_decode_config{.waves = 2, .split_dims = true, .page_size = 16, .prefetch = 2, .kv_cache = hipasm::kernels::mla_kv_cache::fp8, .q_fp8 = true}))
 #endif
