@@ -397,11 +397,6 @@ constexpr void moe_quant_stage1(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32>
   detail::moe_for_blocks(J, wg_y, sorted_expert_ids, num_valid_ids, grid_blocks, [&](gpr<u32> blk, gpr<u32> expert) {
     auto so = detail::moe_row_offset(blk, lane), tok = J.vgpr<u32>(), t = J.vgpr<u32>();
     wv.sid.load(tok, at(so));
-    J.s_waitcnt(vmcnt(0));
-    t = tok & 0xffffffu;
-    auto xoff = J.vgpr<u32>(), xsoff = J.vgpr<u32>();
-    xoff = t * dim + (half << 4u);  // padding (t = tokens): past x's V#, zeros
-    xsoff = select(t < tokens, gpr<u32>(t << 2u), 0x80000000u);
     auto wbase = J.sgpr<dtype::u64>(), sbase = J.sgpr<dtype::u64>();
     wbase = w1 + mul_wide(expert, eb);
     sbase = w1s + mul_wide(expert, esb);
@@ -416,12 +411,33 @@ constexpr void moe_quant_stage1(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32>
       if (w == 0) wso[w] = ((n0 >> 7u) * nkb) << 2u;
       else wso[w] = (((n0 + inter) >> 7u) * nkb) << 2u;
     }
+    // the first K block's weight lines (the K loop's first loads: lds_weights' 8 rows a load)
+    // fetched while the block's token ids come: a dword a lane touches the same lines, into one
+    // register kept until the K loop has waited for them
+    auto warm = J.vgpr<u32>();
+    if constexpr (C.lds_weights) {
+      auto wa = J.vgpr<u32>(), l64 = J.vgpr<u32>();
+      l64 = tid & 63u;
+      for (uint32_t w = 0; w < NW; ++w)
+        for (uint32_t r = 0; r < 4; ++r) {
+          wa = wrow[w] + ((l64 >> 3u) + 8u * r) * dim + ((l64 & 7u) << 4u) + (wv.kb_begin << 7u);
+          W.load(warm, at(wa));
+        }
+      J.s_waitcnt(vmcnt(4 * NW));
+    } else {
+      J.s_waitcnt(vmcnt(0));
+    }
+    t = tok & 0xffffffu;
+    auto xoff = J.vgpr<u32>(), xsoff = J.vgpr<u32>();
+    xoff = t * dim + (half << 4u);  // padding (t = tokens): past x's V#, zeros
+    xsoff = select(t < tokens, gpr<u32>(t << 2u), 0x80000000u);
     std::array<gpr<f32>, 2> acc{};
     for (uint32_t w = 0; w < NW; ++w) {
       acc[w].rebind(J.vgpr<f32>(16).aligned(4));
       acc[w].fill(0.0f);
     }
     moe_quant_k_loop<C, NW, !I8, !I8>(J, wv, X, xoff, XS, xsoff, xs_stride, W, wrow, dim, WS, wso, acc, red);
+    if constexpr (C.lds_weights) warm = warm | 0u;  // (its loads are complete: the K loop waited)
     before(wv, blk, expert, t);
     auto lane64 = J.vgpr<u32>();
     lane64 = tid & 63u;
@@ -966,11 +982,12 @@ constexpr void moe_quant_fused_kernel(builder J, arg<float*> out, arg<uint8_t*> 
 }
 
 // ---- one pass (aiter's fmoe scheme): stage 1 and its down-projection slice a workgroup --------
-// A 1-D grid of inter / 128 x grid_y workgroups (x fastest); workgroup (cb, y) runs stage 1 for
+// A 1-D grid of 1 + inter / 128 x grid_y workgroups: workgroup 0 zeroes out; then (x fastest)
+// workgroup (cb, y) runs stage 1 for
 // the blocks y, y + grid_y, ... and after each, W2's columns of cb against the h it stored
 // (moe_quant_down, h through LDS), adding into out. No workgroup waits for another's results: only the
-// first atomics wait for out's zeroing (workgroup 0 zeroes it first thing; decode's out is
-// small), and the last workgroup to finish sets the counters back to 0.
+// first atomics wait for out's zeroing (workgroup 0's, long done by then), and the last
+// workgroup to finish sets the counters back to 0.
 template <moe_quant_config C>
 constexpr void moe_quant_onepass_kernel(builder J, arg<float*> out, arg<uint8_t*> hq, arg<float*> hs,
                                         arg<const uint8_t*> x, arg<const float*> xs, arg<const uint8_t*> w1,
@@ -988,10 +1005,10 @@ constexpr void moe_quant_onepass_kernel(builder J, arg<float*> out, arg<uint8_t*
   auto gx = J.sgpr<u32>(), n = J.sgpr<u32>(), y = J.sgpr<u32>(), cb = J.sgpr<u32>();
   gx = inter >> 7u;
   n = gx * grid_y;
-  y = wg / gx;
-  cb = wg - y * gx;
-  // workgroup 0 zeroes out: every workgroup waits only for a lower or its own id (the
-  // simulator runs a grid's workgroups in turn; hardware dispatches them in order)
+  // workgroup 0 only zeroes out, while the others run stage 1 (one CU's stores: zeroing beside
+  // its own work delayed the grid's last workgroup); the others wait only for it, a lower id
+  // (the simulator runs a grid's workgroups in turn; hardware dispatches them in order), and
+  // workgroup 1 + (cb + y * gx) takes column block cb of the blocks y, y + grid_y, ...
   auto one = J.sgpr<u32>();
   one = 1u;
   const detail::moe_sync sync{counters, gx, one, n};
@@ -1002,29 +1019,35 @@ constexpr void moe_quant_onepass_kernel(builder J, arg<float*> out, arg<uint8_t*
     auto O = make_buffer(J, out, zb);
     detail::moe_zero_out(J, O, zb, wg, one, C.threads(), tid, &sync);
   }
-  auto first = J.sgpr<u32>();
-  first = 1u;
-  const gpr<dtype::u64> hq64 = hq;
-  down_t dn{.lds_offset = lds, .h_lds = h_lds, .sync = sync, .out = out, .w2 = w2, .w2s = w2s,
-            .sorted_weights = sorted_weights, .tokens = tokens, .dim = dim, .inter = inter, .cb = cb,
-            .zero_wait = first};
-  auto before = [&](const detail::moe_quant_wave& wv, gpr<u32> blk, gpr<u32> expert, gpr<u32>) {
-    dn.prefetch(J, wv, blk, expert);
-  };
-  auto down = [&](const detail::moe_quant_wave& wv, gpr<u32>, gpr<u32>, gpr<u32> t) {
-    dn.run(J, wv, t);
-    first = 0u;
-  };
-  detail::moe_quant_stage1<C, decltype(down), decltype(before)>(J, cb, y, lds, nullptr, hq64, hs, out, x, xs, w1, w1s,
-                                                                sorted_token_ids, sorted_expert_ids, num_valid_ids,
-                                                                tokens, dim, inter, grid_y, max_blocks, false, down,
-                                                                before, h_lds);
+  J.If(wg != 0u, [&] {
+    auto w = J.sgpr<u32>();
+    w = wg - 1u;
+    y = w / gx;
+    cb = w - y * gx;
+    auto first = J.sgpr<u32>();
+    first = 1u;
+    const gpr<dtype::u64> hq64 = hq;
+    down_t dn{.lds_offset = lds, .h_lds = h_lds, .sync = sync, .out = out, .w2 = w2, .w2s = w2s,
+              .sorted_weights = sorted_weights, .tokens = tokens, .dim = dim, .inter = inter, .cb = cb,
+              .zero_wait = first};
+    auto before = [&](const detail::moe_quant_wave& wv, gpr<u32> blk, gpr<u32> expert, gpr<u32>) {
+      dn.prefetch(J, wv, blk, expert);
+    };
+    auto down = [&](const detail::moe_quant_wave& wv, gpr<u32>, gpr<u32>, gpr<u32> t) {
+      dn.run(J, wv, t);
+      first = 0u;
+    };
+    detail::moe_quant_stage1<C, decltype(down), decltype(before)>(J, cb, y, lds, nullptr, hq64, hs, out, x, xs, w1, w1s,
+                                                                  sorted_token_ids, sorted_expert_ids, num_valid_ids,
+                                                                  tokens, dim, inter, grid_y, max_blocks, false, down,
+                                                                  before, h_lds);
+  });
   // each wave counts itself done (after its zeroing wait); the last sets the zeroing count back
   // to 0 (no block counters here; the done count: the helper)
   auto done = J.vgpr<u32>();
   done = detail::moe_sync_done;
   auto waves = J.sgpr<u32>();
-  waves = n * C.threads() / 64u;
+  waves = (n + 1u) * C.threads() / 64u;
   if_last_arrival(J, counters, done, waves, [&] {
     auto z = J.vgpr<u32>(), zo = J.vgpr<u32>();
     z = 0u;
