@@ -50,10 +50,11 @@
 // 3. moe_quant_fused: both in one dispatch, moe.hpp's scheme (stage-2 workgroups wait on counters
 //    for their block's stage-1 workgroups): they run on the CUs stage 1's last round leaves idle.
 // 4. moe_quant_onepass: aiter's fmoe scheme, one workgroup a (block, 128 columns of inter): stage
-//    1 for its columns, then (its h stored, read back from L2) W2's 128 columns of them against
-//    its h for all of dim, out += through f32 atomics (inter / 128 times stage 2's: one set a K block);
-//    no workgroup waits on another's h, so with every workgroup resident at once (decode) the CUs
-//    stream weights to the end without stage 2's waits and stage boundary.
+//    1 for its columns, then (its h through LDS; W2's first tiles in flight since its K loop) W2's
+//    128 columns of them against its h for all of dim, out += through f32 atomics (inter / 128
+//    times stage 2's: one set a K block); no workgroup waits on another's h (workgroup 0 only
+//    zeroes out), so with every workgroup resident at once (decode) the CUs stream weights to the
+//    end without stage 2's waits and stage boundary.
 // dim and inter must be multiples of 128 (whole scale blocks; the host API checks). x is
 // quantized beforehand (dynamic_quant.hpp's kernel: a launch of its own, as aiter's asm kernels
 // take x already quantized); h is re-quantized inside stage 1 (no launch, no bf16 round trip).
@@ -358,7 +359,8 @@ constexpr void moe_quant_stage1(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32>
                                 arg<const unsigned*> sorted_token_ids, arg<const unsigned*> sorted_expert_ids,
                                 arg<const unsigned*> num_valid_ids, arg<unsigned> tokens, arg<unsigned> dim,
                                 arg<unsigned> inter, arg<unsigned> grid_blocks, arg<unsigned> max_blocks,
-                                bool zero = true, After after = {}, Before before = {}, int32_t h_lds = -1) {
+                                bool zero = true, After after = {}, Before before = {}, int32_t h_lds = -1,
+                                bool warm_weights = false) {
   using dtype::u32;
   using dtype::f32;
   constexpr uint32_t NW = C.gated ? 2 : 1;
@@ -411,11 +413,14 @@ constexpr void moe_quant_stage1(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32>
       if (w == 0) wso[w] = ((n0 >> 7u) * nkb) << 2u;
       else wso[w] = (((n0 + inter) >> 7u) * nkb) << 2u;
     }
-    // the first K block's weight lines (the K loop's first loads: lds_weights' 8 rows a load)
-    // fetched while the block's token ids come: a dword a lane touches the same lines, into one
-    // register kept until the K loop has waited for them
+    // warm_weights (the one pass): the first K block's weight lines (the K loop's first loads:
+    // lds_weights' 8 rows a load) fetched while the block's token ids come: a dword a lane
+    // touches the same lines, into one register kept until the K loop has waited for them (the
+    // fused kernel's stage 1 without: the lines' second pass through the address path cost
+    // more than the wait where few CUs are busy)
+    const bool warm_up = C.lds_weights && warm_weights;
     auto warm = J.vgpr<u32>();
-    if constexpr (C.lds_weights) {
+    if (warm_up) {
       auto wa = J.vgpr<u32>(), l64 = J.vgpr<u32>();
       l64 = tid & 63u;
       for (uint32_t w = 0; w < NW; ++w)
@@ -437,7 +442,7 @@ constexpr void moe_quant_stage1(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32>
       acc[w].fill(0.0f);
     }
     moe_quant_k_loop<C, NW, !I8, !I8>(J, wv, X, xoff, XS, xsoff, xs_stride, W, wrow, dim, WS, wso, acc, red);
-    if constexpr (C.lds_weights) warm = warm | 0u;  // (its loads are complete: the K loop waited)
+    if (warm_up) warm = warm | 0u;  // (its loads are complete: the K loop waited)
     before(wv, blk, expert, t);
     auto lane64 = J.vgpr<u32>();
     lane64 = tid & 63u;
@@ -1040,7 +1045,7 @@ constexpr void moe_quant_onepass_kernel(builder J, arg<float*> out, arg<uint8_t*
     detail::moe_quant_stage1<C, decltype(down), decltype(before)>(J, cb, y, lds, nullptr, hq64, hs, out, x, xs, w1, w1s,
                                                                   sorted_token_ids, sorted_expert_ids, num_valid_ids,
                                                                   tokens, dim, inter, grid_y, max_blocks, false, down,
-                                                                  before, h_lds);
+                                                                  before, h_lds, true);
   });
   // each wave counts itself done (after its zeroing wait); the last sets the zeroing count back
   // to 0 (no block counters here; the done count: the helper)
