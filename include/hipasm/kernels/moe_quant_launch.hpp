@@ -142,8 +142,8 @@ constexpr uint32_t moe_quant_onepass_rows(uint32_t tokens, uint32_t topk, uint32
 }
 // Whether the one-pass kernel suits a shape (per_cu of its workgroups resident a CU, as the
 // bench measured it on the MI300X and MI355X models): its workgroups resident at once for all
-// but at most 2 of the blocks the routing can fill (MI355X 32 tokens of 7168/256/257, 3 past
-// its 255 rows: 168.1 against the fused kernel's 166.5 us) (moe_quant_busy_blocks counts every
+// but at most 2 of the blocks the routing can fill, inter at least 512 (MI355X 32 tokens of
+// 7168/256/257: 168.1 against the fused kernel's 166.5 us; not understood) (moe_quant_busy_blocks counts every
 // routed expert's padded block: a decode routing leaves some empty; the rest would take a second
 // round), so no workgroup starts after another ends and every CU streams weights to the end (more,
 // and the last round leaves most CUs idle), at least a third of the CUs busy (fewer: the CUs'
@@ -157,7 +157,7 @@ constexpr bool moe_quant_onepass_suits(uint32_t tokens, uint32_t topk, uint32_t 
   const uint64_t rows = moe_quant_onepass_rows(tokens, topk, experts, inter, cus, per_cu);
   const uint64_t n = uint64_t(inter / 128) * busy;
   const uint64_t routed = uint64_t(tokens) * topk, hit = routed < experts ? routed : experts;
-  return rows + 2 >= busy && 3 * n >= cus && routed <= 4 * hit;
+  return rows + 2 >= busy && inter >= 512 && 3 * n >= cus && routed <= 4 * hit;
 }
 }  // namespace detail
 
