@@ -33,7 +33,7 @@
 // both launches' clock phases (HBM share, active CUs, clock) and our stages' wave windows (where
 // the HBM idles); MOE_QUANT_BENCH_ROWS=A,B: our fused grid's rows of workgroups a stage
 // (launch_moe_quant_fused's moe_quant_rows; 0: the default).
-// MI300X rows whose one-pass grid (kernels/moe_quant_onepass.hip: stage 1 and its down slice a
+// Rows whose one-pass grid (kernels/moe_quant_onepass.hip: stage 1 and its down slice a
 // workgroup, no waits between workgroups) suits the shape run it instead of the fused kernel
 // (moe_quant_onepass_suits: decode, every workgroup resident at once; MOE_QUANT_BENCH_ONEPASS=1 / 0 forces it on / off; its rows:
 // MOE_QUANT_BENCH_ROWS's first number).
@@ -375,11 +375,13 @@ void row(const fs::path& aiter_dir, const fs::path& aiter_co, const shape& s, ui
     }
     return bench::from(rep);
   };
-  // the one-pass kernel where it suits the shape (moe_quant_onepass_suits), else the fused one; MOE_QUANT_BENCH_ONEPASS=1 / 0 forces one (MI300X only: not yet measured on
-  // MI355X, whose bench builds no one-pass code object)
-  bool onepass = !target_gfx950 && hk::detail::moe_quant_onepass_suits(tokens, s.topk, s.experts, s.inter, target_cus,
-                                                         moe_quant_bench::op_per_cu);
-  if (const char* e = std::getenv("MOE_QUANT_BENCH_ONEPASS"); e && !target_gfx950) onepass = std::atoi(e) != 0;
+  // the one-pass kernel where it suits the shape (moe_quant_onepass_suits), else the fused one;
+  // MOE_QUANT_BENCH_ONEPASS=1 / 0 forces one; its rows: moe_quant_onepass_rows's (or
+  // MOE_QUANT_BENCH_ROWS's first number)
+  bool onepass = hk::detail::moe_quant_onepass_suits(tokens, s.topk, s.experts, s.inter, target_cus, moe_quant_bench::op_per_cu);
+  if (const char* e = std::getenv("MOE_QUANT_BENCH_ONEPASS")) onepass = std::atoi(e) != 0;
+  if (onepass && rows.stage1 == 0)
+    rows.stage1 = hk::detail::moe_quant_onepass_rows(tokens, s.topk, s.experts, s.inter, target_cus, moe_quant_bench::op_per_cu);
   std::unique_ptr<rt::module> op_mod;
   if (onepass) op_mod = d.load_file(HIPASM_BENCH_ONEPASS_CO);
   result r =

@@ -50,10 +50,11 @@
 // 3. moe_quant_fused: both in one dispatch, moe.hpp's scheme (stage-2 workgroups wait on counters
 //    for their block's stage-1 workgroups): they run on the CUs stage 1's last round leaves idle.
 // 4. moe_quant_onepass: aiter's fmoe scheme, one workgroup a (block, 128 columns of inter): stage
-//    1 for its columns, then (its h stored, read back from L2) W2's 128 columns of them against
-//    its h for all of dim, out += through f32 atomics (inter / 128 times stage 2's: one set a K block);
-//    no workgroup waits on another's h, so with every workgroup resident at once (decode) the CUs
-//    stream weights to the end without stage 2's waits and stage boundary.
+//    1 for its columns, then (its h through LDS; W2's first tiles in flight since its K loop) W2's
+//    128 columns of them against its h for all of dim, out += through f32 atomics (inter / 128
+//    times stage 2's: one set a K block); no workgroup waits on another's h (workgroup 0 only
+//    zeroes out), so with every workgroup resident at once (decode) the CUs stream weights to the
+//    end without stage 2's waits and stage boundary.
 // dim and inter must be multiples of 128 (whole scale blocks; the host API checks). x is
 // quantized beforehand (dynamic_quant.hpp's kernel: a launch of its own, as aiter's asm kernels
 // take x already quantized); h is re-quantized inside stage 1 (no launch, no bf16 round trip).
@@ -346,16 +347,20 @@ constexpr void moe_quant_zero_out(builder J, gpr<dtype::u32> tid, gpr<dtype::u32
 struct moe_quant_no_after {
   constexpr void operator()(const moe_quant_wave&, gpr<dtype::u32>, gpr<dtype::u32>, gpr<dtype::u32>) const {}
 };
-template <moe_quant_config C, class After = moe_quant_no_after>
+template <moe_quant_config C, class After = moe_quant_no_after, class Before = moe_quant_no_after>
 // Workgroup (wg_x, wg_y) of a grid (inter / 128, grid_blocks); lds_offset: the k_split sums and
 // weight tiles (C.shared_bytes), then the amax exchange; sync: the fused kernel's counters.
+// before: called after a block's K loop (the one pass: its down slice's first weight loads, in
+// flight through the epilogue); h_lds >= 0: hq and hs go to that LDS tile too (moe_quant_down's
+// layout: the one pass reads them there, with no wait for the stores).
 constexpr void moe_quant_stage1(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32> wg_y, uint32_t lds_offset,
                                 const moe_sync* sync, gpr<dtype::u64> hq, arg<float*> hs, arg<float*> out, arg<const uint8_t*> x,
                                 arg<const float*> xs, arg<const uint8_t*> w1, arg<const float*> w1s,
                                 arg<const unsigned*> sorted_token_ids, arg<const unsigned*> sorted_expert_ids,
                                 arg<const unsigned*> num_valid_ids, arg<unsigned> tokens, arg<unsigned> dim,
                                 arg<unsigned> inter, arg<unsigned> grid_blocks, arg<unsigned> max_blocks,
-                                bool zero = true, After after = {}) {
+                                bool zero = true, After after = {}, Before before = {}, int32_t h_lds = -1,
+                                bool warm_weights = false) {
   using dtype::u32;
   using dtype::f32;
   constexpr uint32_t NW = C.gated ? 2 : 1;
@@ -394,11 +399,6 @@ constexpr void moe_quant_stage1(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32>
   detail::moe_for_blocks(J, wg_y, sorted_expert_ids, num_valid_ids, grid_blocks, [&](gpr<u32> blk, gpr<u32> expert) {
     auto so = detail::moe_row_offset(blk, lane), tok = J.vgpr<u32>(), t = J.vgpr<u32>();
     wv.sid.load(tok, at(so));
-    J.s_waitcnt(vmcnt(0));
-    t = tok & 0xffffffu;
-    auto xoff = J.vgpr<u32>(), xsoff = J.vgpr<u32>();
-    xoff = t * dim + (half << 4u);  // padding (t = tokens): past x's V#, zeros
-    xsoff = select(t < tokens, gpr<u32>(t << 2u), 0x80000000u);
     auto wbase = J.sgpr<dtype::u64>(), sbase = J.sgpr<dtype::u64>();
     wbase = w1 + mul_wide(expert, eb);
     sbase = w1s + mul_wide(expert, esb);
@@ -413,12 +413,37 @@ constexpr void moe_quant_stage1(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32>
       if (w == 0) wso[w] = ((n0 >> 7u) * nkb) << 2u;
       else wso[w] = (((n0 + inter) >> 7u) * nkb) << 2u;
     }
+    // warm_weights (the one pass): the first K block's weight lines (the K loop's first loads:
+    // lds_weights' 8 rows a load) fetched while the block's token ids come: a dword a lane
+    // touches the same lines, into one register kept until the K loop has waited for them (the
+    // fused kernel's stage 1 without: the lines' second pass through the address path cost
+    // more than the wait where few CUs are busy)
+    const bool warm_up = C.lds_weights && warm_weights;
+    auto warm = J.vgpr<u32>();
+    if (warm_up) {
+      auto wa = J.vgpr<u32>(), l64 = J.vgpr<u32>();
+      l64 = tid & 63u;
+      for (uint32_t w = 0; w < NW; ++w)
+        for (uint32_t r = 0; r < 4; ++r) {
+          wa = wrow[w] + ((l64 >> 3u) + 8u * r) * dim + ((l64 & 7u) << 4u) + (wv.kb_begin << 7u);
+          W.load(warm, at(wa));
+        }
+      J.s_waitcnt(vmcnt(4 * NW));
+    } else {
+      J.s_waitcnt(vmcnt(0));
+    }
+    t = tok & 0xffffffu;
+    auto xoff = J.vgpr<u32>(), xsoff = J.vgpr<u32>();
+    xoff = t * dim + (half << 4u);  // padding (t = tokens): past x's V#, zeros
+    xsoff = select(t < tokens, gpr<u32>(t << 2u), 0x80000000u);
     std::array<gpr<f32>, 2> acc{};
     for (uint32_t w = 0; w < NW; ++w) {
       acc[w].rebind(J.vgpr<f32>(16).aligned(4));
       acc[w].fill(0.0f);
     }
     moe_quant_k_loop<C, NW, !I8, !I8>(J, wv, X, xoff, XS, xsoff, xs_stride, W, wrow, dim, WS, wso, acc, red);
+    if (warm_up) warm = warm | 0u;  // (its loads are complete: the K loop waited)
+    before(wv, blk, expert, t);
     auto lane64 = J.vgpr<u32>();
     lane64 = tid & 63u;
     if constexpr (C.k_split > 1) {
@@ -481,11 +506,23 @@ constexpr void moe_quant_stage1(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32>
       auto hoff = J.vgpr<u32>();
       hoff = select(t < tokens, gpr<u32>(hrow * inter + n0 + (half << 2u)), 0x80000000u);
       auto y = J.vgpr<f32>(4);
+      auto la = J.vgpr<u32>(), pk = J.vgpr<u32>();
+      // (h_lds: the tile's row lane, bytes 32 col + 8q + 4 half; padding rows too, their h 0)
+      if (h_lds >= 0) la = lane * 144u + (wv.col << 5u) + (half << 2u);
       for (uint32_t q = 0; q < 4; ++q) {
         for (uint32_t j = 0; j < 4; ++j) y[j] = hv[4 * q + j] * inv;
+        if constexpr (I8) pk = cvt_i8x4(y[0], y[1], y[2], y[3]);
+        else pk = cvt_fp8x4(y[0], y[1], y[2], y[3]).as<u32>();
+        if (h_lds >= 0) J.ds_write_b32(la, pk, {.offset = h_lds + static_cast<int32_t>(8 * q)});
         ho = select(t < tokens, gpr<u32>(hoff + 8u * q), 0x80000000u);
-        if constexpr (I8) H.store(cvt_i8x4(y[0], y[1], y[2], y[3]), at(ho));
-        else H.store(cvt_fp8x4(y[0], y[1], y[2], y[3]).as<u32>(), at(ho));
+        H.store(pk, at(ho));
+      }
+      if (h_lds >= 0) {
+        J.If((wv.col | half) == 0u, [&] {
+          la = lane << 2u;
+          J.ds_write_b32(la, scale, {.offset = h_lds + 32 * 144});
+        });
+        J.s_waitcnt(lgkmcnt(0));
       }
       // hs[n0 / 128][row]: column wave 0's first half
       J.If(wv.col == 0u, [&] {
@@ -494,7 +531,9 @@ constexpr void moe_quant_stage1(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32>
         HS.store(scale, at(so2));
       });
     });
-    J.s_barrier();  // the exchange and partial sums are read before the next block writes them
+    // the exchange and partial sums are read before the next block writes them (the one pass:
+    // and the h tile written before its down slice reads it)
+    J.s_barrier();
     after(wv, blk, expert, t);
     if (sync) moe_signal(J, *sync, tid, val<u32>((blk << 2u) + moe_sync_blocks));
   });
@@ -650,121 +689,41 @@ constexpr void moe_quant_stage2(builder J, gpr<dtype::u32> wg_x, gpr<dtype::u32>
 }
 
 // ---- one pass: a stage-1 workgroup's h columns times W2's slice of them, into out ------------
-// After stage 1 of (block blk, column block cb = the workgroup's 128 columns of inter; its hq and
-// hs stored by this workgroup), every wave of it takes 32-row tiles of dim (wave, wave + waves,
-// ...): out[token][d] += w * hs[cb][row] * w2s[e][d / 128][cb] * (hq[row][cb's 128] . W2[e][d][cb's 128])
-// (int8: w2s[e][d] per channel). One K block a tile, C.pipeline tiles' loads in flight (through
-// the wave's LDS tile: a tile's 32 rows x 128 bytes are 32 whole lines, 8 a load); the workgroup's
-// first block waits for out's zeroing (counters: met long before, after stage 1's K loop).
+// After stage 1 of (block blk, column block cb = the workgroup's 128 columns of inter), every
+// wave of it takes 32-row tiles of dim (wave, wave + waves, ...): out[token][d] += w *
+// hs[cb][row] * w2s[e][d / 128][cb] * (hq[row][cb's 128] . W2[e][d][cb's 128]) (int8: w2s[e][d]
+// per channel). hq and hs come through an LDS tile (stage 1's h_lds: 32 rows of 128 bytes at a
+// 144-byte stride, so a half's 16-byte reads spread over the banks, then the rows' 32 scales):
+// no round trip through memory, so prefetch (stage 1's `before`, after its K loop) puts the first
+// C.pipeline tiles' loads, the routing weight and out's zeroing count in flight through stage
+// 1's epilogue (all the CUs reach it together: the HBM would idle). One K block a tile (through
+// the wave's LDS tile: a tile's 32 rows x 128 bytes are 32 whole lines, 8 a load); a tile's
+// compute reloads its registers with the tile C.pipeline ahead. The workgroup's first block
+// waits for out's zeroing (counters: met long before, after stage 1's K loop).
 template <moe_quant_config C>
-constexpr void moe_quant_down_slice(builder J, moe_quant_wave wv, gpr<dtype::u32> blk, gpr<dtype::u32> expert,
-                                    gpr<dtype::u32> t, gpr<dtype::u32> cb, uint32_t lds_offset, moe_sync sync,
-                                    gpr<dtype::u32> zero_wait, arg<float*> out, gpr<dtype::u64> hq, arg<float*> hs,
-                                    arg<const uint8_t*> w2, arg<const float*> w2s, arg<const float*> sorted_weights,
-                                    arg<unsigned> tokens, arg<unsigned> dim, arg<unsigned> inter,
-                                    arg<unsigned> max_blocks) {
-  using dtype::u32;
-  using dtype::f32;
-  constexpr bool I8 = C.type == quant_type::i8;
-  constexpr uint32_t WV = C.waves * C.k_split, U = 4;
-  static_assert(C.lds_weights, "moe_quant one pass: the weight tiles go through LDS (lds_weights)");
-  const gpr<u32> lane = wv.lane, half = wv.half;
-  auto rows = J.sgpr<u32>(), hb = J.sgpr<u32>(), hsb = J.sgpr<u32>(), nkb = J.sgpr<u32>();
-  nkb = inter >> 7u;
-  rows = max_blocks * moe_block_m;
-  hb = rows * inter;
-  hsb = (nkb * rows) << 2u;
-  auto H = make_buffer(J, hq, hb);
-  auto HS = make_buffer(J, hs, hsb);
-  auto SWb = make_buffer(J, sorted_weights, 0xffffffffu);
-  auto ob = J.sgpr<u32>(), orow = J.sgpr<u32>();
-  orow = dim << 2u;
-  ob = tokens * orow;
-  auto O = make_buffer(J, out, ob);
-  auto eb = J.sgpr<u32>(), esb = J.sgpr<u32>();
-  eb = dim * inter;
-  if constexpr (I8) esb = dim << 2u;
-  else esb = ((dim >> 7u) * nkb) << 2u;
-  auto wbase = J.sgpr<dtype::u64>(), sbase = J.sgpr<dtype::u64>();
-  wbase = w2 + mul_wide(expert, eb);
-  sbase = w2s + mul_wide(expert, esb);
-  auto W = make_buffer(J, wbase, eb);
-  auto WS = make_buffer(J, sbase, esb);
-  // the block's h columns of cb (the MFMA's B operand, in the K loop's k order; the 4 column
-  // waves' stores complete before any wave reads them: a release and acquire at workgroup
-  // scope), its scale times the routing weight, and out's zeroing count, in one round trip
-  J.s_waitcnt(vmcnt(0));
-  J.s_barrier();
-  auto hrow = J.vgpr<u32>(), hoff = J.vgpr<u32>(), so = J.vgpr<u32>();
-  hrow = blk * moe_block_m + lane;
-  hoff = select(t < tokens, gpr<u32>(hrow * inter + (cb << 7u) + (half << 4u)), hb);  // padding: zeros
-  auto fx = J.vgpr<u32>(U, 4);
-  for (uint32_t s = 0; s < U; ++s) H.load(fx[s], at(hoff) + static_cast<int32_t>(32 * s));
-  auto hsv = J.vgpr<f32>(), wt = J.vgpr<f32>();
-  so = ((cb * rows) << 2u) + (hrow << 2u);
-  HS.load(hsv, at(so));
-  so = hrow << 2u;
-  SWb.load(wt, at(so));
-  auto vz = J.vgpr<u32>(), zoff = J.vgpr<u32>();
-  zoff = moe_sync_zeroed;
-  J.global_load_dword(vz, zoff, sync.counters, {.sc1 = true});
-  J.s_waitcnt(vmcnt(0));
-  {
-    const gpr<u32> zeroers = sync.zeroers;
-    auto got = J.sgpr<u32>();
-    got = readfirstlane(vz);
-    got = zeroers - min(got, zeroers);
-    // (an acquire: out's zeroed lines, stored by other XCDs, not from this XCD's L2)
-    J.If(zero_wait != 0u, [&] { J.If(got != 0u, [&] { moe_wait(J, sync, nullptr); }, [&] { J.buffer_inv({.sc1 = true}); }); });
-  }
-  hsv = hsv * wt;
-  // the wave's tiles: 32 rows of dim from (wave + it * WV) * 32
-  auto ntile = J.sgpr<u32>(), tiles = J.sgpr<u32>();
-  ntile = dim >> 5u;
-  tiles = (ntile + (WV - 1u) - min(wv.wave, ntile)) / WV;  // (wave < ntile: dim >= 128 > 32 * ...)
-  tiles = select(wv.wave < ntile, tiles, 0u);
-  constexpr int P = static_cast<int>(C.pipeline);
-  gpr<u32> fw[3];
-  gpr<f32> sw[3];
-  gpr<u32> cs[3];
-  for (int s = 0; s < P; ++s) {
-    fw[s].rebind(J.vgpr<u32>(U, 4));
-    if constexpr (I8) cs[s].rebind(J.vgpr<u32>(4, 4));
-    else sw[s].rebind(J.vgpr<f32>());
-  }
-  buffer Wk{J.sgpr<u32>(4).aligned(4)}, WSk{J.sgpr<u32>(4).aligned(4)};
-  Wk.desc = W.desc;
-  WSk.desc = WS.desc;
-  const lds_view V(lds_ref{lds_offset, C.staging_bytes()},
-                   lds_layout{.rows = WV * 32, .cols = 64, .elem_bytes = 2, .swz_chunk = 16, .swz_groups = 8,
-                              .swz_row_div = 1});
+struct moe_quant_down {
+  static constexpr uint32_t WV = C.waves * C.k_split, U = 4, h_stride = 144, h_bytes = 32 * h_stride + 32 * 4;
+  static constexpr int P = static_cast<int>(C.pipeline);
+  static constexpr bool I8 = C.type == quant_type::i8;
+  uint32_t lds_offset = 0;
+  int32_t h_lds = 0;
+  moe_sync sync;
+  arg<float*> out;
+  arg<const uint8_t*> w2;
+  arg<const float*> w2s, sorted_weights;
+  arg<unsigned> tokens, dim, inter;
+  gpr<dtype::u32> cb, zero_wait;
+  // (bound by prefetch)
+  buffer W{}, WS{}, Wk{}, WSk{};
+  lds_view V{};
   lds_addr st{}, rd[4]{};
-  gpr<u32> wo[4];
-  {
-    auto l64 = J.vgpr<u32>(), c8 = J.vgpr<u32>(), trow = J.vgpr<u32>(), rrow = J.vgpr<u32>();
-    l64 = wv.tid & 63u;
-    c8 = (l64 & 7u) << 3u;
-    trow = wv.wave * 32u + (l64 >> 3u);
-    st = V.addr(trow, multiple_of(c8, 8));
-    for (uint32_t r = 0; r < 4; ++r) {
-      wo[r].rebind(J.vgpr<u32>());
-      wo[r] = ((l64 >> 3u) + 8u * r) * inter + (cb << 7u) + (c8 << 1u);
-    }
-    rrow = wv.wave * 32u + wv.lane;
-    for (uint32_t p = 0; p < 4; ++p) {
-      auto c = J.vgpr<u32>();
-      c = (wv.half << 3u) + 16u * p;
-      rd[p] = V.addr(rrow, multiple_of(c, 8));
-    }
-  }
-  auto d0 = J.sgpr<u32>(), rb = J.sgpr<u32>(), sb = J.sgpr<u32>();
-  auto vzero = J.vgpr<u32>(), co = J.vgpr<u32>();
-  vzero = 0u;
-  auto tile_of = [&](const gpr<dtype::i32>& it) {
-    d0 = ((it.as<u32>() * WV + wv.wave) << 5u);
-  };
-  auto load = [&](const gpr<dtype::i32>& it, int set) {
-    tile_of(it);
+  gpr<dtype::u32> wo[4], fw[3], cs[3], nkb, d0, rb, sb, vzero, co, li, vz;
+  gpr<dtype::f32> sw[3], wt;
+
+  // tile `it` of the wave (rows of dim from (it * WV + wave) * 32) into set `set`
+  constexpr void load(builder J, const moe_quant_wave& wv, const gpr<dtype::u32>& it, int set) {
+    using dtype::u32;
+    d0 = (it * WV + wv.wave) << 5u;
     Wk.desc[2] = select(d0 < dim, W.desc[2], 0u);  // past the wave's tiles: zeros, no lines
     WSk.desc[2] = select(d0 < dim, WS.desc[2], 0u);
     rb = d0 * inter;
@@ -772,65 +731,179 @@ constexpr void moe_quant_down_slice(builder J, moe_quant_wave wv, gpr<dtype::u32
     if constexpr (I8) {
       // w2s[e][d]: the lane's rows d0 + 8q + 4 half + 0..3
       for (uint32_t q = 0; q < 4; ++q) {
-        co = (d0 + 8u * q + (half << 2u)) << 2u;
+        co = (d0 + 8u * q + (wv.half << 2u)) << 2u;
         WSk.load(cs[set][q], at(co));
       }
     } else {
       sb = (((d0 >> 7u) * nkb + cb) << 2u);
       WSk.load(sw[set], at(vzero) + at(sb));
     }
-  };
-  constexpr const mfma_atom* DKA = find_mfma_atom(gemm_quant_double_k_mfma(C.type));
-  constexpr uint32_t SL = gemm_quant_double_k_slice(C.type) / 32;
-  static_assert(U % SL == 0);
-  constexpr dtype part_t = I8 ? dtype::i32 : dtype::f32;
-  auto part = J.vgpr<part_t>(16).aligned(4);
-  auto v = J.vgpr<f32>(16).aligned(4);
-  auto obase = J.vgpr<u32>(), oo = J.vgpr<u32>();
-  obase = t * orow;  // padding: token = tokens, past out's V#
-  auto compute = [&](const gpr<dtype::i32>& it, int set) {
-    for (uint32_t r = 0; r < 4; ++r) V.store(fw[set][r], st, static_cast<int32_t>(8 * r), 0);
-    for (uint32_t p = 0; p < 4; ++p) V.load(fw[set][p], rd[p]);
-    J.s_waitcnt(lgkmcnt(0));
-    if constexpr (DKA != nullptr) {
-      for (uint32_t q = 0; q < U / SL; ++q) {
-        const auto a = fw[set].flat().slice(4 * SL * q, 4 * SL), b = fx.flat().slice(4 * SL * q, 4 * SL);
-        if (q == 0) mfma_run(J, *DKA, part, a, b, 0);
-        else mfma_run(J, *DKA, part, a, b, part);
+  }
+  static constexpr uint32_t loads_a_tile = I8 ? 8 : 5;
+
+  constexpr void prefetch(builder J, const moe_quant_wave& wv, gpr<dtype::u32> blk, gpr<dtype::u32> expert) {
+    using dtype::u32;
+    using dtype::f32;
+    static_assert(C.lds_weights, "moe_quant one pass: the weight tiles go through LDS (lds_weights)");
+    nkb.rebind(J.sgpr<u32>());
+    nkb = inter >> 7u;
+    auto eb = J.sgpr<u32>(), esb = J.sgpr<u32>();
+    eb = dim * inter;
+    if constexpr (I8) esb = dim << 2u;
+    else esb = ((dim >> 7u) * nkb) << 2u;
+    auto wbase = J.sgpr<dtype::u64>(), sbase = J.sgpr<dtype::u64>();
+    wbase = w2 + mul_wide(expert, eb);
+    sbase = w2s + mul_wide(expert, esb);
+    W = make_buffer(J, wbase, eb);
+    WS = make_buffer(J, sbase, esb);
+    Wk = buffer{J.sgpr<u32>(4).aligned(4)};
+    WSk = buffer{J.sgpr<u32>(4).aligned(4)};
+    Wk.desc = W.desc;
+    WSk.desc = WS.desc;
+    V = lds_view(lds_ref{lds_offset, C.staging_bytes()},
+                 lds_layout{.rows = WV * 32, .cols = 64, .elem_bytes = 2, .swz_chunk = 16, .swz_groups = 8,
+                            .swz_row_div = 1});
+    {
+      auto l64 = J.vgpr<u32>(), c8 = J.vgpr<u32>(), trow = J.vgpr<u32>(), rrow = J.vgpr<u32>();
+      l64 = wv.tid & 63u;
+      c8 = (l64 & 7u) << 3u;
+      trow = wv.wave * 32u + (l64 >> 3u);
+      st = V.addr(trow, multiple_of(c8, 8));
+      for (uint32_t r = 0; r < 4; ++r) {
+        wo[r].rebind(J.vgpr<u32>());
+        wo[r] = ((l64 >> 3u) + 8u * r) * inter + (cb << 7u) + (c8 << 1u);
       }
-    } else {
-      for (uint32_t s = 0; s < U; ++s)
-        for (int h = 0; h < 2; ++h) {
-          const auto a = fw[set][s].slice(2 * h, 2), b = fx[s].slice(2 * h, 2);
-          if constexpr (I8) {
-            if (s == 0 && h == 0) J.v_mfma_i32_32x32x16_i8(part, a, b, 0);
-            else J.v_mfma_i32_32x32x16_i8(part, a, b, part);
-          } else {
-            if (s == 0 && h == 0) J.v_mfma_f32_32x32x16_fp8_fp8(part, a, b, 0);
-            else J.v_mfma_f32_32x32x16_fp8_fp8(part, a, b, part);
+      rrow = wv.wave * 32u + wv.lane;
+      for (uint32_t p = 0; p < 4; ++p) {
+        auto c = J.vgpr<u32>();
+        c = (wv.half << 3u) + 16u * p;
+        rd[p] = V.addr(rrow, multiple_of(c, 8));
+      }
+    }
+    for (int s = 0; s < P; ++s) {
+      fw[s].rebind(J.vgpr<u32>(U, 4));
+      if constexpr (I8) cs[s].rebind(J.vgpr<u32>(4, 4));
+      else sw[s].rebind(J.vgpr<f32>());
+    }
+    d0.rebind(J.sgpr<u32>());
+    rb.rebind(J.sgpr<u32>());
+    sb.rebind(J.sgpr<u32>());
+    li.rebind(J.sgpr<u32>());
+    vzero.rebind(J.vgpr<u32>());
+    co.rebind(J.vgpr<u32>());
+    vz.rebind(J.vgpr<u32>());
+    wt.rebind(J.vgpr<f32>());
+    vzero = 0u;
+    // the routing weight and out's zeroing count, then the first tiles
+    auto SWb = make_buffer(J, sorted_weights, 0xffffffffu);
+    auto so = J.vgpr<u32>();
+    so = (blk * moe_block_m + wv.lane) << 2u;
+    SWb.load(wt, at(so));
+    so = moe_sync_zeroed;
+    J.global_load_dword(vz, so, sync.counters, {.sc1 = true});
+    li = 0u;
+    for (int s = 0; s < P; ++s) {
+      load(J, wv, li, s);
+      li = li + 1u;
+    }
+  }
+
+  constexpr void run(builder J, moe_quant_wave wv, gpr<dtype::u32> t) {  // (wv by value: a lambda reads it)
+    using dtype::u32;
+    using dtype::f32;
+    const gpr<u32> lane = wv.lane, half = wv.half;
+    auto ob = J.sgpr<u32>(), orow = J.sgpr<u32>();
+    orow = dim << 2u;
+    ob = tokens * orow;
+    auto O = make_buffer(J, out, ob);
+    // the block's h columns of cb (the MFMA's B operand, in the K loop's k order) and scale
+    auto ha = J.vgpr<u32>();
+    ha = lane * h_stride + (half << 4u);
+    auto fx = J.vgpr<u32>(U, 4);
+    for (uint32_t s = 0; s < U; ++s) J.ds_read_b128(fx[s], ha, {.offset = h_lds + static_cast<int32_t>(32 * s)});
+    auto hsv = J.vgpr<f32>();
+    ha = lane << 2u;
+    J.ds_read_b32(hsv, ha, {.offset = h_lds + static_cast<int32_t>(32 * h_stride)});
+    // the routing weight and out's zeroing count (issued before the tiles), then the zeroing
+    J.s_waitcnt(vmcnt(static_cast<uint32_t>(P) * loads_a_tile) | lgkmcnt(0));
+    {
+      const gpr<u32> zeroers = sync.zeroers;
+      auto got = J.sgpr<u32>();
+      got = readfirstlane(vz);
+      got = zeroers - min(got, zeroers);
+      // (an acquire: out's zeroed lines, stored by other XCDs, not from this XCD's L2)
+      J.If(zero_wait != 0u, [&] { J.If(got != 0u, [&] { moe_wait(J, sync, nullptr); }, [&] { J.buffer_inv({.sc1 = true}); }); });
+    }
+    hsv = hsv * wt;
+    auto ntile = J.sgpr<u32>(), tiles = J.sgpr<u32>();
+    ntile = dim >> 5u;
+    tiles = (ntile + (WV - 1u) - min(wv.wave, ntile)) / WV;  // (wave < ntile: dim >= 128 > 32 * ...)
+    tiles = select(wv.wave < ntile, tiles, 0u);
+    constexpr const mfma_atom* DKA = find_mfma_atom(gemm_quant_double_k_mfma(C.type));
+    constexpr uint32_t SL = gemm_quant_double_k_slice(C.type) / 32;
+    static_assert(U % SL == 0);
+    constexpr dtype part_t = I8 ? dtype::i32 : dtype::f32;
+    auto part = J.vgpr<part_t>(16).aligned(4);
+    auto v = J.vgpr<f32>(16).aligned(4);
+    auto obase = J.vgpr<u32>(), oo = J.vgpr<u32>();
+    obase = t * orow;  // padding: token = tokens, past out's V#
+    auto ci = J.sgpr<u32>();
+    ci = 0u;
+    // copy `set`: wait for tile ci (the P - 1 later ones in flight), compute it, load tile ci + P
+    // into its registers
+    auto step = [&](int set) {
+      J.s_waitcnt(vmcnt(static_cast<uint32_t>(P - 1) * loads_a_tile));
+      for (uint32_t r = 0; r < 4; ++r) V.store(fw[set][r], st, static_cast<int32_t>(8 * r), 0);
+      for (uint32_t p = 0; p < 4; ++p) V.load(fw[set][p], rd[p]);
+      J.s_waitcnt(lgkmcnt(0));
+      if constexpr (DKA != nullptr) {
+        for (uint32_t q = 0; q < U / SL; ++q) {
+          const auto a = fw[set].flat().slice(4 * SL * q, 4 * SL), b = fx.flat().slice(4 * SL * q, 4 * SL);
+          if (q == 0) mfma_run(J, *DKA, part, a, b, 0);
+          else mfma_run(J, *DKA, part, a, b, part);
+        }
+      } else {
+        for (uint32_t s = 0; s < U; ++s)
+          for (int h = 0; h < 2; ++h) {
+            const auto a = fw[set][s].slice(2 * h, 2), b = fx[s].slice(2 * h, 2);
+            if constexpr (I8) {
+              if (s == 0 && h == 0) J.v_mfma_i32_32x32x16_i8(part, a, b, 0);
+              else J.v_mfma_i32_32x32x16_i8(part, a, b, part);
+            } else {
+              if (s == 0 && h == 0) J.v_mfma_f32_32x32x16_fp8_fp8(part, a, b, 0);
+              else J.v_mfma_f32_32x32x16_fp8_fp8(part, a, b, part);
+            }
           }
-        }
-    }
-    if constexpr (I8) {
-      for (uint32_t q = 0; q < 4; ++q)
-        for (uint32_t j = 0; j < 4; ++j) {
-          J.v_cvt_f32_i32(v[4 * q + j], part[4 * q + j]);
-          v[4 * q + j] = v[4 * q + j] * (cs[set][q].as<f32>()[j] * hsv);
-        }
-    } else {
-      auto sc = J.vgpr<f32>();
-      sc = sw[set] * hsv;
-      for (uint32_t r = 0; r < 16; ++r) v[r] = part[r] * sc;
-    }
-    tile_of(it);
-    for (uint32_t q = 0; q < 4; ++q) {
-      oo = obase + ((d0 + 8u * q + (half << 2u)) << 2u);
-      for (uint32_t j = 0; j < 4; ++j) O.atomic_add_f32(v[4 * q + j], at(oo) + 4 * j);
-    }
-  };
-  software_pipeline(J, tiles.as<dtype::i32>(), P, load, compute, {.overrun = true});
-  J.s_waitcnt(vmcnt(0));
-}
+      }
+      if constexpr (I8) {
+        for (uint32_t q = 0; q < 4; ++q)
+          for (uint32_t j = 0; j < 4; ++j) {
+            J.v_cvt_f32_i32(v[4 * q + j], part[4 * q + j]);
+            v[4 * q + j] = v[4 * q + j] * (cs[set][q].as<f32>()[j] * hsv);
+          }
+      } else {
+        auto sc = J.vgpr<f32>();
+        sc = sw[set] * hsv;
+        for (uint32_t r = 0; r < 16; ++r) v[r] = part[r] * sc;
+      }
+      d0 = (ci * WV + wv.wave) << 5u;
+      for (uint32_t q = 0; q < 4; ++q) {
+        oo = obase + ((d0 + 8u * q + (half << 2u)) << 2u);
+        for (uint32_t j = 0; j < 4; ++j) O.atomic_add_f32(v[4 * q + j], at(oo) + 4 * j);
+      }
+      load(J, wv, li, set);
+      li = li + 1u;
+      ci = ci + 1u;
+    };
+    J.While([&] { return ci < tiles; }, [&] {
+      for (int k = 0; k < P; ++k) {
+        if (k > 0) J.If(ci >= tiles, [&] { J.Break(); });
+        step(k);
+      }
+    });
+    J.s_waitcnt(vmcnt(0));
+  }
+};
 
 // LDS of a stage (at one offset: the fused kernel's stages share it)
 template <moe_quant_config C>
@@ -914,11 +987,12 @@ constexpr void moe_quant_fused_kernel(builder J, arg<float*> out, arg<uint8_t*> 
 }
 
 // ---- one pass (aiter's fmoe scheme): stage 1 and its down-projection slice a workgroup --------
-// A 1-D grid of inter / 128 x grid_y workgroups (x fastest); workgroup (cb, y) runs stage 1 for
+// A 1-D grid of 1 + inter / 128 x grid_y workgroups: workgroup 0 zeroes out; then (x fastest)
+// workgroup (cb, y) runs stage 1 for
 // the blocks y, y + grid_y, ... and after each, W2's columns of cb against the h it stored
-// (moe_quant_down_slice), adding into out. No workgroup waits for another's results: only the
-// first atomics wait for out's zeroing (workgroup 0 zeroes it first thing; decode's out is
-// small), and the last workgroup to finish sets the counters back to 0.
+// (moe_quant_down, h through LDS), adding into out. No workgroup waits for another's results: only the
+// first atomics wait for out's zeroing (workgroup 0's, long done by then), and the last
+// workgroup to finish sets the counters back to 0.
 template <moe_quant_config C>
 constexpr void moe_quant_onepass_kernel(builder J, arg<float*> out, arg<uint8_t*> hq, arg<float*> hs,
                                         arg<const uint8_t*> x, arg<const float*> xs, arg<const uint8_t*> w1,
@@ -929,15 +1003,17 @@ constexpr void moe_quant_onepass_kernel(builder J, arg<float*> out, arg<uint8_t*
                                         arg<unsigned> inter, arg<unsigned> grid_y, arg<unsigned> max_blocks) {
   detail::moe_quant_check_config<C, true>();
   using dtype::u32;
-  const uint32_t lds = detail::moe_quant_lds_offset(J, detail::moe_quant_stage1_lds<C>);
+  using down_t = detail::moe_quant_down<C>;
+  const uint32_t lds = detail::moe_quant_lds_offset(J, detail::moe_quant_stage1_lds<C> + down_t::h_bytes);
+  const int32_t h_lds = static_cast<int32_t>(lds + detail::moe_quant_stage1_lds<C>);
   auto wg = J.workgroup_id_x();
   auto gx = J.sgpr<u32>(), n = J.sgpr<u32>(), y = J.sgpr<u32>(), cb = J.sgpr<u32>();
   gx = inter >> 7u;
   n = gx * grid_y;
-  y = wg / gx;
-  cb = wg - y * gx;
-  // workgroup 0 zeroes out: every workgroup waits only for a lower or its own id (the
-  // simulator runs a grid's workgroups in turn; hardware dispatches them in order)
+  // workgroup 0 only zeroes out, while the others run stage 1 (one CU's stores: zeroing beside
+  // its own work delayed the grid's last workgroup); the others wait only for it, a lower id
+  // (the simulator runs a grid's workgroups in turn; hardware dispatches them in order), and
+  // workgroup 1 + (cb + y * gx) takes column block cb of the blocks y, y + grid_y, ...
   auto one = J.sgpr<u32>();
   one = 1u;
   const detail::moe_sync sync{counters, gx, one, n};
@@ -948,23 +1024,35 @@ constexpr void moe_quant_onepass_kernel(builder J, arg<float*> out, arg<uint8_t*
     auto O = make_buffer(J, out, zb);
     detail::moe_zero_out(J, O, zb, wg, one, C.threads(), tid, &sync);
   }
-  auto first = J.sgpr<u32>();
-  first = 1u;
-  const gpr<dtype::u64> hq64 = hq;
-  auto down = [&](const detail::moe_quant_wave& wv, gpr<u32> blk, gpr<u32> expert, gpr<u32> t) {
-    detail::moe_quant_down_slice<C>(J, wv, blk, expert, t, cb, lds, sync, first, out, hq64, hs, w2, w2s,
-                                    sorted_weights, tokens, dim, inter, max_blocks);
-    first = 0u;
-  };
-  detail::moe_quant_stage1<C, decltype(down)>(J, cb, y, lds, nullptr, hq64, hs, out, x, xs, w1, w1s, sorted_token_ids,
-                                               sorted_expert_ids, num_valid_ids, tokens, dim, inter, grid_y,
-                                               max_blocks, false, down);
+  J.If(wg != 0u, [&] {
+    auto w = J.sgpr<u32>();
+    w = wg - 1u;
+    y = w / gx;
+    cb = w - y * gx;
+    auto first = J.sgpr<u32>();
+    first = 1u;
+    const gpr<dtype::u64> hq64 = hq;
+    down_t dn{.lds_offset = lds, .h_lds = h_lds, .sync = sync, .out = out, .w2 = w2, .w2s = w2s,
+              .sorted_weights = sorted_weights, .tokens = tokens, .dim = dim, .inter = inter, .cb = cb,
+              .zero_wait = first};
+    auto before = [&](const detail::moe_quant_wave& wv, gpr<u32> blk, gpr<u32> expert, gpr<u32>) {
+      dn.prefetch(J, wv, blk, expert);
+    };
+    auto down = [&](const detail::moe_quant_wave& wv, gpr<u32>, gpr<u32>, gpr<u32> t) {
+      dn.run(J, wv, t);
+      first = 0u;
+    };
+    detail::moe_quant_stage1<C, decltype(down), decltype(before)>(J, cb, y, lds, nullptr, hq64, hs, out, x, xs, w1, w1s,
+                                                                  sorted_token_ids, sorted_expert_ids, num_valid_ids,
+                                                                  tokens, dim, inter, grid_y, max_blocks, false, down,
+                                                                  before, h_lds, true);
+  });
   // each wave counts itself done (after its zeroing wait); the last sets the zeroing count back
   // to 0 (no block counters here; the done count: the helper)
   auto done = J.vgpr<u32>();
   done = detail::moe_sync_done;
   auto waves = J.sgpr<u32>();
-  waves = n * C.threads() / 64u;
+  waves = (n + 1u) * C.threads() / 64u;
   if_last_arrival(J, counters, done, waves, [&] {
     auto z = J.vgpr<u32>(), zo = J.vgpr<u32>();
     z = 0u;

@@ -131,25 +131,41 @@ rt::launch_report launch_moe_quant_fused(rt::device& dev, rt::module& m, const s
 }
 
 namespace detail {
+// The one pass's rows of workgroups (launch_moe_quant_onepass's rows 0): one per block the
+// routing can fill, at most as many as keep its 1 + inter / 128 x rows workgroups resident at
+// once (per_cu a CU); past that a row's workgroup takes block y + rows after block y.
+constexpr uint32_t moe_quant_onepass_rows(uint32_t tokens, uint32_t topk, uint32_t experts, uint32_t inter, uint32_t cus,
+                                          uint32_t per_cu) {
+  const uint32_t busy = moe_quant_busy_blocks(tokens, topk, experts), fit = (cus * per_cu - 1) / (inter / 128);
+  const uint32_t r = busy < fit ? busy : fit;
+  return r > 0 ? r : 1;
+}
 // Whether the one-pass kernel suits a shape (per_cu of its workgroups resident a CU, as the
-// bench measured it on the MI300X model): its inter / 128 x (blocks the routing can fill)
-// workgroups all resident at once (then no workgroup starts after another ends: every CU streams
-// weights to the end; more, and the last round leaves most CUs idle), at least a quarter of the
-// CUs busy (fewer: the CUs' address paths, not HBM, bound the stream), and at most 4 routed rows
-// a routed expert on average (its atomics: one set a row a 128-column block of inter, where
-// stage 2 adds once a row: at 8 rows an expert they, not HBM, bound the down slices).
+// bench measured it on the MI300X and MI355X models): its workgroups resident at once for all
+// but at most 2 of the blocks the routing can fill, inter at least 512 (MI355X 32 tokens of
+// 7168/256/257: 168.1 against the fused kernel's 166.5 us; not understood) (moe_quant_busy_blocks counts every
+// routed expert's padded block: a decode routing leaves some empty; the rest would take a second
+// round), so no workgroup starts after another ends and every CU streams weights to the end (more,
+// and the last round leaves most CUs idle), at least a third of the CUs busy (fewer: the CUs'
+// address paths, not HBM, bound the stream; MI355X 4 tokens of 7168/256/257: 72 workgroups on
+// 256 CUs, 57.9 against the fused kernel's 44.6 us), and at most 4 routed rows a routed expert on
+// average (its atomics: one set a row a 128-column block of inter, where stage 2 adds once a row:
+// at 8 rows an expert they, not HBM, bound the down slices).
 constexpr bool moe_quant_onepass_suits(uint32_t tokens, uint32_t topk, uint32_t experts, uint32_t inter, uint32_t cus,
                                        uint32_t per_cu) {
-  const uint64_t n = uint64_t(inter / 128) * moe_quant_busy_blocks(tokens, topk, experts);
-  const uint64_t rows = uint64_t(tokens) * topk, hit = rows < experts ? rows : experts;
-  return n <= uint64_t(cus) * per_cu && 4 * n >= cus && rows <= 4 * hit;
+  const uint64_t busy = moe_quant_busy_blocks(tokens, topk, experts);
+  const uint64_t rows = moe_quant_onepass_rows(tokens, topk, experts, inter, cus, per_cu);
+  const uint64_t n = uint64_t(inter / 128) * busy;
+  const uint64_t routed = uint64_t(tokens) * topk, hit = routed < experts ? routed : experts;
+  return rows + 2 >= busy && inter >= 512 && 3 * n >= cus && routed <= 4 * hit;
 }
 }  // namespace detail
 
 // One pass (HIPASM_MOE_QUANT_ONEPASS_KERNEL) on ws's sorted routing, ws.counters zero (the kernel
-// leaves them so): inter / 128 x rows workgroups, each stage 1 of a column block of inter and then
-// that block's slice of the down projection (rows 0: one per block the routing can fill). Its
-// first workgroups zero out for the others' atomics: not with a sampled profile (refused).
+// leaves them so): 1 + inter / 128 x rows workgroups, the first zeroing out, each other stage 1
+// of a column block of inter and then that block's slice of the down projection (rows 0: one
+// per block the routing can fill). The others wait for the first's zeroing: not with a sampled
+// profile (refused).
 template <moe_quant_config C>
 rt::launch_report launch_moe_quant_onepass(rt::device& dev, rt::module& m, const std::string& kernel,
                                            const moe_workspace& ws, const moe_quant_workspace& qws,
@@ -165,7 +181,7 @@ rt::launch_report launch_moe_quant_onepass(rt::device& dev, rt::module& m, const
   args.add(ws.sorted_token_ids.addr()).add(ws.sorted_weights.addr()).add(ws.sorted_expert_ids.addr());
   args.add(ws.num_valid_ids.addr()).add(ws.counters.addr());
   args.add(a.tokens).add(a.dim).add(a.inter).add(gy).add(ws.max_blocks);
-  return dev.launch(m, kernel, {(a.inter / 128) * gy, 1, 1}, {C.threads(), 1, 1}, args, opts);
+  return dev.launch(m, kernel, {1 + (a.inter / 128) * gy, 1, 1}, {C.threads(), 1, 1}, args, opts);
 }
 
 }  // namespace hipasm::kernels
