@@ -186,6 +186,17 @@ constexpr void attn_bwd_t_prod(builder J, lds_view V, gpr<dtype::u32> l32, gpr<d
                      });
 }
 
+// Rows staged through LDS view S: fragment f (ds 16-byte pieces a lane, rpi rows apart) stored at
+// wa, read back at ra as whole row pieces (each wave reads only the rows it wrote: no barrier).
+template <class View, class Frags>
+constexpr void attn_bwd_rows_through_lds(builder J, const View& S, Frags f, lds_addr wa, lds_addr ra, int ds, uint32_t rpi) {
+  J.wait_for(f);
+  for (int k = 0; k < ds; ++k) S.store(f[k], wa, static_cast<int>(rpi) * k, 0);
+  J.s_waitcnt(lgkmcnt(0));
+  for (int p = 0; p < ds; ++p) S.load(f[p], ra, 0, 16 * p);
+  J.s_waitcnt(lgkmcnt(0));
+}
+
 }  // namespace detail
 
 // dot_do_o: D[h][t] = sum_d dO[t][h][d] O[t][h][d] (f32), and dq_acc = 0; rows of (token, head)
@@ -472,13 +483,7 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
     c8k = half << 3;
     const lds_addr wa = WS.addr(srow, multiple_of(scol, 8)), ra = WS.addr(krow, multiple_of(c8k, 8));
     auto rows_through_lds = [&] {
-      for (auto f : {kf, vf}) {  // (each wave reads only the rows it wrote)
-        J.wait_for(f);
-        for (int k = 0; k < DS; ++k) WS.store(f[k], wa, static_cast<int>(RPI) * k, 0);
-        J.s_waitcnt(lgkmcnt(0));
-        for (int p = 0; p < DS; ++p) WS.load(f[p], ra, 0, 16 * p);
-        J.s_waitcnt(lgkmcnt(0));
-      }
+      for (auto f : {kf, vf}) detail::attn_bwd_rows_through_lds(J, WS, f, wa, ra, DS, RPI);
     };
     if constexpr (RC) {
       rows_through_lds();
@@ -996,13 +1001,7 @@ constexpr void attn_bwd_dq_kernel(builder J, arg<uint16_t*> dq_ptr, arg<const ui
     Db.load(dd, at(off));
     c8q = half << 3;
     const lds_addr wa = QS.addr(srow, multiple_of(scol, 8)), ra = QS.addr(qrow, multiple_of(c8q, 8));
-    for (auto f : {qf, of}) {  // (each wave reads only the rows it wrote)
-      J.wait_for(f);
-      for (int k = 0; k < DS; ++k) QS.store(f[k], wa, static_cast<int>(RPI) * k, 0);
-      J.s_waitcnt(lgkmcnt(0));
-      for (int p = 0; p < DS; ++p) QS.load(f[p], ra, 0, 16 * p);
-      J.s_waitcnt(lgkmcnt(0));
-    }
+    for (auto f : {qf, of}) detail::attn_bwd_rows_through_lds(J, QS, f, wa, ra, DS, RPI);
     J.s_barrier();  // (every wave's rows read: the key tiles take the space)
   }
   auto dq = J.agpr<f32>(DB, 16).named("dq_t");
