@@ -173,12 +173,13 @@ inline quant_pick pick_mi300x(const std::vector<hipasm::kernels::gemm_quant_kern
     if (!rest && eight(k, 128, 256)) rest = &k;
   }
   if (!big || !rest) return {&one, 0};
-  const uint32_t rows = hipasm::kernels::detail::gemm_balanced_rows(256, 256, 128, 256, s.m, s.n, target_cus);
+  const hipasm::kernels::gemm_quant_config &bc = big->config, &rc = rest->config;
+  const uint32_t rows = hipasm::kernels::detail::gemm_balanced_rows(bc.bm, bc.bn, rc.bm, rc.bn, s.m, s.n, target_cus);
   if (rows >= s.m) return {&one, 0};
   auto cost = [&](const hipasm::kernels::gemm_quant_config& c, uint32_t m) {
     return (uint64_t(c.grid_x(s.n)) * c.grid_y(m) + target_cus - 1) / target_cus * c.bm * c.bn;
   };
-  const uint64_t balanced = (rows ? cost(big->config, rows) : 0) + cost(rest->config, s.m - rows);
+  const uint64_t balanced = (rows ? cost(bc, rows) : 0) + cost(rc, s.m - rows);
   if (balanced > cost(one.config, s.m)) return {&one, 0};
   return {big, 0, rest};
 }

@@ -86,7 +86,7 @@ constexpr uint32_t mla_decode_default_splits(uint32_t compute_units, uint32_t ld
   auto max1 = [](uint32_t a, uint32_t b) { return a > b ? a : b; };
   auto min1 = [](uint32_t a, uint32_t b) { return a < b ? a : b; };
   const bool f8q = cfg.pv_pairs() && cfg.waves >= 4;
-  const uint32_t cap = max1(1u, blocks / (f8q ? 16 : 8));  // (at least 8 blocks a split)
+  const uint32_t cap = max1(1u, blocks / (f8q ? 16 : 8));  // (at least 8 blocks a split, 16 for f8q)
   const uint32_t per_cu = f8q ? 1u : clamp(lds_per_cu / cfg.lds_bytes(), 1u, 2u);
   // (rounded down: a grid just past the device's slots runs a second, nearly empty round)
   uint32_t s = min1(max1(1u, compute_units * per_cu / max1(wgs, 1u)), cap);

@@ -131,9 +131,10 @@ rt::launch_report launch_moe_quant_fused(rt::device& dev, rt::module& m, const s
 }
 
 namespace detail {
-// The one pass's rows of workgroups (launch_moe_quant_onepass's rows 0): one per block the
-// routing can fill, at most as many as keep its 1 + inter / 128 x rows workgroups resident at
-// once (per_cu a CU); past that a row's workgroup takes block y + rows after block y.
+// The rows of workgroups to give launch_moe_quant_onepass (its rows 0 takes one per block the
+// routing can fill, uncapped): one per such block, at most as many as keep its 1 + inter / 128 x
+// rows workgroups resident at once (per_cu a CU); past that a row's workgroup takes block
+// y + rows after block y.
 constexpr uint32_t moe_quant_onepass_rows(uint32_t tokens, uint32_t topk, uint32_t experts, uint32_t inter, uint32_t cus,
                                           uint32_t per_cu) {
   const uint32_t busy = moe_quant_busy_blocks(tokens, topk, experts), fit = (cus * per_cu - 1) / (inter / 128);
