@@ -1332,8 +1332,20 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
       J.v_cmp_gt_u32(lo_half, 32u, lane);
       xa = (lane ^ 32u) << 2;
       constexpr int RB = TN >= 8 ? 1 : 8 / TN;  // row pairs a batch (8 / TN: 8 exchanges)
-      auto hb = J.vgpr<u32>(RB * TN), ub = J.vgpr<u32>(RB * TN), ab = J.vgpr<u32>(2);
-      auto srows = J.sgpr<u32>(4);
+      // (hb bf16x2: the conversion's result computed straight into it, no copy)
+      auto hb = J.vgpr<dtype::bf16x2>(RB * TN);
+      auto ub = J.vgpr<u32>(RB * TN), ab = J.vgpr<u32>(2);
+      // the pairs' offsets of rows 0, 1, 4, 5 (a VGPR each), the row pair's R in one SGPR: one
+      // s_mul a row pair, not four (the VALU and SALU issue bounds this epilogue). Past N the
+      // offsets keep bit 31 (5 rows of C are far below 2^31 bytes).
+      auto q_off = J.vgpr<u32>(2 * TN);
+      for (int jp = 0; jp < TN / 2; ++jp)
+        for (int k = 0; k < 4; ++k) {
+          constexpr uint32_t rows[4] = {0, 1, 4, 5};
+          if (k == 0) q_off[4 * jp] = p_off[jp] + 0u;
+          else q_off[4 * jp + k] = p_off[jp] + n_bytes * rows[k];
+        }
+      auto srow0 = J.sgpr<u32>();
       for (int i = 0; i < TM; ++i)
         for (int r0 = 0; r0 < 16; r0 += 2 * RB) {
           if constexpr (LAZY_RS)
@@ -1343,22 +1355,20 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
             if (r0 == 0 && i == 1) J.s_waitcnt(vmcnt(16 * TN));
           for (int b = 0; b < RB; ++b)
             for (int j = 0; j < TN; ++j) {
-              hb[b * TN + j] = pair_bf16(i, j, r0 + 2 * b).template as<u32>();
-              J.ds_bpermute_b32(ub[b * TN + j], xa, hb[b * TN + j]);
+              hb[b * TN + j] = pair_bf16(i, j, r0 + 2 * b);
+              J.ds_bpermute_b32(ub[b * TN + j], xa, hb[b * TN + j].template as<u32>());
             }
           J.s_waitcnt(lgkmcnt(0));
           for (int b = 0; b < RB; ++b) {
-            for (int h = 0; h < 2; ++h)
-              for (int q = 0; q < 2; ++q)
-                srows[2 * h + q] = n_bytes * (elem_row(i, r0 + 2 * b) + static_cast<uint32_t>(q + 4 * h));
+            srow0 = n_bytes * elem_row(i, r0 + 2 * b);
             for (int jp = 0; jp < TN / 2; ++jp) {
               const int j0 = b * TN + 2 * jp, j1 = j0 + 1;
-              J.v_cndmask_b32(ab[0], ub[j1], hb[j0], lo_half);  // (lanes 0..31: block j's own)
-              J.v_cndmask_b32(ab[1], hb[j1], ub[j0], lo_half);
-              Cb.store(ab[0], at(p_off[jp]) + at(srows[0]), {.width = narrow::u16});
-              Cb.store(ab[0], at(p_off[jp]) + at(srows[1]), {.width = narrow::u16_d16_hi});
-              Cb.store(ab[1], at(p_off[jp]) + at(srows[2]), {.width = narrow::u16});
-              Cb.store(ab[1], at(p_off[jp]) + at(srows[3]), {.width = narrow::u16_d16_hi});
+              J.v_cndmask_b32(ab[0], ub[j1], hb[j0].template as<u32>(), lo_half);  // (lanes 0..31: block j's own)
+              J.v_cndmask_b32(ab[1], hb[j1].template as<u32>(), ub[j0], lo_half);
+              Cb.store(ab[0], at(q_off[4 * jp]) + at(srow0), {.width = narrow::u16});
+              Cb.store(ab[0], at(q_off[4 * jp + 1]) + at(srow0), {.width = narrow::u16_d16_hi});
+              Cb.store(ab[1], at(q_off[4 * jp + 2]) + at(srow0), {.width = narrow::u16});
+              Cb.store(ab[1], at(q_off[4 * jp + 3]) + at(srow0), {.width = narrow::u16_d16_hi});
             }
           }
         }
