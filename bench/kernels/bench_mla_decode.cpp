@@ -183,6 +183,10 @@ double row(const shape& s, const fs::path& aiter_dir, bool f8q = false, double a
     h.us += c.us;
     h.hbm_bytes += c.hbm_bytes;
   }
+  // tflops: the algorithm's work, not the MFMAs executed (those pad 16 heads x q tokens to the
+  // rows a wave takes): 2 x (576 + 512) a query row and key it sees, causal among the q tokens
+  const double keys_seen = double(s.qlen) * s.kvlen - double(s.qlen) * (s.qlen - 1) / 2;
+  h.tflops = 2.0 * B * s.heads * keys_seen * (576 + 512) / (h.us * 1e6);
   std::fprintf(stderr, "bench_kernel_mla_decode: %s: %s, %u splits, attention %.2f us\n", shp.c_str(), name, splits,
                rep.attn.profile->time_us);
   // aiter's stage 1 (gfx942, bf16 Q and KV, one query token, split: asm_mla.cu's non-persistent
