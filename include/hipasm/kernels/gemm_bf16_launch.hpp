@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "gemm_bf16.hpp"
+#include "gemm_launch_common.hpp"
 #include <hipasm/rt/launcher.hpp>
 
 namespace hipasm::kernels {
@@ -103,15 +104,13 @@ inline rt::launch_report launch_gemm_bf16_balanced(rt::device& dev, rt::module& 
     throw rt::error("launch_gemm_bf16_balanced: big and rest must have the same B layout (b_kn) and output type");
   if (bc.split_k != 1 || rc.split_k != 1) throw rt::error("launch_gemm_bf16_balanced: no split-K kernels");
   const uint32_t rows = K % 2 != 0 && !bc.b_kn ? M : gemm_bf16_balanced_rows(bc, rc, M, N, cus);
-  if (rows >= M) return launch_gemm_bf16(dev, mod, big, c, a, b, M, N, K, odd, 0, opts);
   const uint64_t out_eb = bc.out_bf16 ? 2 : 4;
-  rt::launch_report rep;
-  if (rows > 0) rep = launch_gemm_bf16(dev, mod, big, c, a, b, rows, N, K, odd, 0, opts);
-  rt::launch_report more = launch_gemm_bf16(dev, mod, rest, c + uint64_t(rows) * N * out_eb, a + uint64_t(rows) * K * 2, b,
-                                            M - rows, N, K, odd, 0, opts);
-  if (rows == 0) return more;
-  rt::append_report(rep, more, true);
-  return rep;
+  return detail::launch_rows_split(
+      rows, M, [&](uint32_t m) { return launch_gemm_bf16(dev, mod, big, c, a, b, m, N, K, odd, 0, opts); },
+      [&](uint32_t r) {
+        return launch_gemm_bf16(dev, mod, rest, c + uint64_t(r) * N * out_eb, a + uint64_t(r) * K * 2, b, M - r, N, K, odd,
+                                0, opts);
+      });
 }
 
 }  // namespace hipasm::kernels

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "gemm_launch_common.hpp"
 #include "gemm_quant.hpp"
 #include <hipasm/rt/launcher.hpp>
 
@@ -134,15 +135,14 @@ inline rt::launch_report launch_gemm_quant_balanced(rt::device& dev, rt::module&
   if (bc.split_k || rc.split_k || bc.groups || rc.groups)
     throw rt::error("launch_gemm_quant_balanced: no split_k or persistent (groups) kernels");
   const uint32_t rows = detail::gemm_balanced_rows(bc.bm, bc.bn, rc.bm, rc.bn, M, N, cus);
-  if (rows >= M) return launch_gemm_quant(dev, mod, big, c, a, b, sa, sb, M, N, K, nullptr, nullptr, 0, 0, opts);
   const uint64_t sa_row = bc.scale == quant_scale::per_token ? 4 : 0;
-  rt::launch_report rep;
-  if (rows > 0) rep = launch_gemm_quant(dev, mod, big, c, a, b, sa, sb, rows, N, K, nullptr, nullptr, 0, 0, opts);
-  rt::launch_report more = launch_gemm_quant(dev, mod, rest, c + uint64_t(rows) * N * 2, a + uint64_t(rows) * K, b,
-                                             sa + rows * sa_row, sb, M - rows, N, K, nullptr, nullptr, 0, 0, opts);
-  if (rows == 0) return more;
-  rt::append_report(rep, more, true);
-  return rep;
+  return detail::launch_rows_split(
+      rows, M,
+      [&](uint32_t m) { return launch_gemm_quant(dev, mod, big, c, a, b, sa, sb, m, N, K, nullptr, nullptr, 0, 0, opts); },
+      [&](uint32_t r) {
+        return launch_gemm_quant(dev, mod, rest, c + uint64_t(r) * N * 2, a + uint64_t(r) * K, b, sa + r * sa_row, sb, M - r,
+                                 N, K, nullptr, nullptr, 0, 0, opts);
+      });
 }
 
 }  // namespace hipasm::kernels
