@@ -1070,6 +1070,13 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
             });
     step_single(0, true);
     step_last();
+    // 8 waves, two a SIMD: the younger (waves 4..7), whose MFMAs end last (the older wins the
+    // issue ties), first at issue in the epilogue, where the older's epilogue has slack
+    if constexpr (C.wm * C.wn == 8) {
+      auto wave_s = J.sgpr<u32>();
+      J.v_readfirstlane_b32(wave_s, wave);
+      J.If(wave_s >= 4u, [&] { J.s_setprio(1); });
+    }
   } else if constexpr (VG && S == 1) {
     detail::gemm_k_trips(
         J, k_tiles, 2,
