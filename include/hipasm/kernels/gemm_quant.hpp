@@ -958,12 +958,27 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
       else mfma_part(KS - 1, e - LATE, e - LATE + 1, block_start, ps);
     }
   };
-  auto step_single = [&](int parity) {
+  // PEEL (no block scales, one K range): the K walk's last trip unrolled after the loop: its
+  // first step loads no tile (the ones it would load are past the end), its second only computes
+  // (no wait for tiles, no stores, no barriers, no reads of a next tile), so the epilogue neither
+  // waits for loads of tiles past the end nor for the other waves at two barriers.
+  constexpr bool PEEL = VG && S == 1 && !BLOCK && !SPLIT && !PERSIST;
+  auto step_last = [&] {
+    for (int p = 0; p < KS; ++p) {
+      J.s_waitcnt(lgkmcnt(0));
+      if (p + 1 < KS) interleave(J, [&] { mfma_part(p, 0, MPS, false, 0); }, [&] { read_slice(0, p + 1); });
+      else mfma_part(p, 0, MPS, false, 0);
+    }
+  };
+  auto step_single = [&](int parity, bool no_load = false) {
     const bool block_start = parity % TB == 0, block_end = parity % TB == TB - 1;
     const int set = AH > 1 ? 1 - parity : 0;  // tile k + 1's staging set
     const int ps = PS > 1 ? parity : 0;        // block128: the product set this step fills
     // tile k + 1 in VGPRs (the block's scale loads, issued after it, may stay in flight)
     const int tile_wait = (AH - 1) * static_cast<int>(tile_loads) + (BLOCK && block_start ? TM : 0);
+    auto load_next = [&] {
+      if (!no_load) load_tile(set, &tail);
+    };
     for (int p = 0; p + 1 < KS; ++p) {
       J.s_waitcnt(lgkmcnt(0));
       auto mfmas = [&] { mfma_part(p, 0, MPS - (p + 2 == KS ? LATE : 0), block_start, ps); };
@@ -991,13 +1006,13 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
                    [&] {
                      copy_tile_store(J, sta[set], As[0]);
                      copy_tile_store(J, stb[set], Bs[0]);
-                     load_tile(set, &tail);
+                     load_next();
                    });
       } else {
         mfma_post(0, 1, block_start, ps);  // (the matrix core busy while the stores issue)
         copy_tile_store(J, sta[set], As[0]);
         copy_tile_store(J, stb[set], Bs[0]);
-        interleave(J, [&] { mfma_post(1, CUT, block_start, ps); }, [&] { load_tile(set, &tail); });
+        interleave(J, [&] { mfma_post(1, CUT, block_start, ps); }, load_next);
       }
       J.s_waitcnt(lgkmcnt(0));
       J.s_barrier();
@@ -1009,7 +1024,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
                  [&] {
                    copy_tile_store(J, sta[set], As[0]);
                    copy_tile_store(J, stb[set], Bs[0]);
-                   load_tile(set, &tail);
+                   load_next();
                  });
       J.s_waitcnt(lgkmcnt(0));
       J.s_barrier();
@@ -1042,7 +1057,27 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   };
   // VGPR copies: two steps a trip (the parity a compile-time choice; an odd tile count ends with
   // a step on a zero tile: its loads are past K)
-  if constexpr (VG && S == 1) {
+  if constexpr (PEEL) {
+    vgpr_prologue();
+    read_slice(0, 0);
+    auto left = J.sgpr<u32>();  // tiles left (an odd count: the last trip's second step computes a zero tile)
+    left = k_tiles;
+    J.While([&] { return left > 2u; },
+            [&] {
+              step_single(0);
+              step_single(1);
+              left = left - 2u;
+            });
+    step_single(0, true);
+    step_last();
+    // 8 waves, two a SIMD: the younger (waves 4..7), whose MFMAs end last (the older wins the
+    // issue ties), first at issue in the epilogue, where the older's epilogue has slack
+    if constexpr (C.wm * C.wn == 8) {
+      auto wave_s = J.sgpr<u32>();
+      J.v_readfirstlane_b32(wave_s, wave);
+      J.If(wave_s >= 4u, [&] { J.s_setprio(1); });
+    }
+  } else if constexpr (VG && S == 1) {
     detail::gemm_k_trips(
         J, k_tiles, 2,
         [&] {
