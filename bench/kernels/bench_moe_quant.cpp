@@ -33,6 +33,8 @@
 // both launches' clock phases (HBM share, active CUs, clock) and our stages' wave windows (where
 // the HBM idles); MOE_QUANT_BENCH_ROWS=A,B: our fused grid's rows of workgroups a stage
 // (launch_moe_quant_fused's moe_quant_rows; 0: the default).
+// MI300X fp8 rows on the rt2 kernel run its 4-wave form, moe_quant_fused_rt2_w4 (stage 1 of the
+// whole K a wave, stage 2 of 4 waves x 2 row tiles).
 // Rows whose one-pass grid (kernels/moe_quant_onepass.hip: stage 1 and its down slice a
 // workgroup, no waits between workgroups) suits the shape run it instead of the fused kernel
 // (moe_quant_onepass_suits: decode, every workgroup resident at once; MOE_QUANT_BENCH_ONEPASS=1 / 0 forces it on / off; its rows:
@@ -382,6 +384,12 @@ void row(const fs::path& aiter_dir, const fs::path& aiter_co, const shape& s, ui
   if (const char* e = std::getenv("MOE_QUANT_BENCH_ONEPASS")) onepass = std::atoi(e) != 0;
   if (onepass && rows.stage1 == 0)
     rows.stage1 = hk::detail::moe_quant_onepass_rows(tokens, s.topk, s.experts, s.inter, target_cus, moe_quant_bench::op_per_cu);
+  // MI300X rows of the rt2 kernel (32 tokens of DeepSeek V3): its 4-wave form, two workgroups a
+  // CU, so stage 1's busy workgroups (16 x 33) run in one round, where the 8-wave stage 1 (one a
+  // CU) takes two and the second round's blocks and their stage 2 leave a tail of idle CUs (not
+  // measured on MI355X: 256 CUs); MOE_QUANT_BENCH_W4=1 / 0 forces it on / off
+  bool rt2_w4 = rt2 && !target_gfx950;
+  if (const char* e = std::getenv("MOE_QUANT_BENCH_W4")) rt2_w4 = rt2 && std::atoi(e) != 0;
   std::unique_ptr<rt::module> op_mod;
   if (onepass) op_mod = d.load_file(HIPASM_BENCH_ONEPASS_CO);
   result r =
@@ -391,6 +399,8 @@ void row(const fs::path& aiter_dir, const fs::path& aiter_co, const shape& s, ui
                  d, *s1_mod, "moe_quant_i8_fused_wide", ws, qws, a, rows, o))
       : s.i8 ? from(hk::launch_moe_quant_fused<moe_quant_bench::s1_i8, moe_quant_bench::s2_i8>(d, *s1_mod, "moe_quant_i8_fused",
                                                                                          ws, qws, a, rows, o))
+      : rt2_w4 ? from(hk::launch_moe_quant_fused<moe_quant_bench::s1_w4, moe_quant_bench::s2_rt2_w4>(d, *s1_mod, "moe_quant_fused_rt2_w4",
+                                                                                        ws, qws, a, rows, o))
       : rt2  ? from(hk::launch_moe_quant_fused<moe_quant_bench::s1, moe_quant_bench::s2_rt2>(d, *s1_mod, "moe_quant_fused_rt2",
                                                                                         ws, qws, a, rows, o))
            : from(hk::launch_moe_quant_fused<moe_quant_bench::s1, moe_quant_bench::s2>(d, *s1_mod, "moe_quant_fused", ws,

@@ -295,6 +295,12 @@ TEST_CASE("moe_quant stage 2 with two row tiles a wave: fp8, int8, fused", "[ker
   // 37 tokens as above, blocks looped over
   check_moe_quant<cfg::q_s1, cfg::q_s2_8w_rt2>(m, "moe_q_fused_rt2", m, "", 1, 2, 8, 8, 128, 128, route::random, 33, true);
   check_moe_quant<cfg::q_s1, cfg::q_s2_8w_rt2>(m, "moe_q_fused_rt2", m, "", 37, 2, 16, 10, 384, 256, route::random, 34, true);
+  // in 4-wave workgroups (the MI300X bench's 32-token DeepSeek V3 row): the same, and one expert
+  // taking every token
+  check_moe_quant<cfg::q_s1_w4, cfg::q_s2_rt2>(m, "moe_q_fused_rt2_w4", m, "", 37, 2, 16, 10, 384, 256, route::random, 35,
+                                               true);
+  check_moe_quant<cfg::q_s1_w4, cfg::q_s2_rt2>(m, "moe_q_fused_rt2_w4", m, "", 45, 2, 8, 5, 256, 128,
+                                               route::one_expert_all, 36, true);
 }
 
 TEST_CASE("moe_quant fused: rows of workgroups given", "[kernels][moe_quant]") {

@@ -21,6 +21,11 @@ constexpr hipasm::kernels::moe_quant_config s2{.waves = 8, .k_split = 1};
 // flight) where that still gives every CU a stage-2 workgroup: ceil(dim / 512) x routed experts
 // at least the CUs (bench_moe_quant.cpp); with fewer, CUs idle (1 token: 9 experts)
 constexpr hipasm::kernels::moe_quant_config s2_rt2{.waves = 8, .k_split = 1, .row_tiles = 2};
+// the fused rt2 kernel in 4-wave workgroups (stage 1 of the whole K a wave, stage 2 4 waves x 2
+// row tiles: 256 columns of dim): two a CU, so stage 1's 16 x 33 workgroups of DeepSeek V3 at 32
+// tokens run in one round on the MI300X (bench_moe_quant.cpp picks it)
+constexpr hipasm::kernels::moe_quant_config s1_w4{.waves = 4, .k_split = 1, .gated = true};
+constexpr hipasm::kernels::moe_quant_config s2_rt2_w4{.waves = 4, .k_split = 1, .row_tiles = 2};
 // int8 per token x per channel: the same layouts
 constexpr hipasm::kernels::moe_quant_config s1_i8{.type = hipasm::kernels::quant_type::i8, .waves = 4, .k_split = 2, .gated = true};
 // stage 2 for int8: 4 column waves x 2 where 8 x 1 would leave most CUs without a workgroup (1
