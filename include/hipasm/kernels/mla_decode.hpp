@@ -487,7 +487,10 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   // third fewer instructions than four ds_read_u16 and two joins a tile).
   // K chunks, V^T tiles (pairs) a ring holds (q_fp8: all 6 chunks' reads at once, 8 tiles: a tile's
   // MFMA is 4 passes, its read's latency 3 of them)
-  constexpr uint32_t KR = F8Q ? 6 : 4, VR = F8Q ? 8 : 4;
+  // (bf16 rows from the DMA ring without transposing reads (gfx942): 6 and 6, the K reads right
+  // after a block's barrier meet the other waves' in the LDS)
+  constexpr bool DEEP = !F8 && !SD && !TR;
+  constexpr uint32_t KR = F8Q ? 6 : DEEP ? 6 : 4, VR = F8Q ? 8 : DEEP ? 6 : 4;
   auto kring = J.vgpr<u32>(QW ? 8 * QNC + 2 : (F8Q ? 8 : 4) * KR).aligned(4).named("kring");
   auto vraw = J.vgpr<u32>(TR ? 2 * VR : 4 * VR).aligned(2).named("vraw");
   // DIRECT: 4 fp8 (a dword) to 4 bf16 (two dwords; v_cvt_scalef32_pk_bf16_fp8 at scale 1, exact);
