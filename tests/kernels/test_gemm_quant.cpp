@@ -304,7 +304,8 @@ TEST_CASE("gemm_quant fp8: 8 waves and one LDS buffer (the next tile's wait befo
 // int8, 8 waves and one LDS buffer: half of the second-to-last slice's MFMAs run after the first
 // barrier (its fragments held until the next tile's first reads); 256x256 loads the per-token
 // scales in the epilogue. M, N and K tails (a K tail inside a 16-byte chunk: B's masks, made once
-// for K % 128), odd and even tile counts, one K tile.
+// for K % 128), odd and even tile counts, one K tile; an odd N (the epilogue's column pairs
+// stored as two 16-bit halves, the one at column N - 1 alone).
 TEST_CASE("gemm_quant int8: 8 waves and one LDS buffer, 256x128, 128x256 and 256x256 tiles", "[gemm_quant]") {
   run_random(kI8TokenW8, nullptr, 300, 200, 904);    // 2 x 2 tiles (M, N tails), 8 K tiles (the last 8 columns)
   run_random(kI8TokenW8, nullptr, 256, 128, 644);    // one full tile, 6 K tiles (the last 4 bytes)
@@ -312,6 +313,8 @@ TEST_CASE("gemm_quant int8: 8 waves and one LDS buffer, 256x128, 128x256 and 256
   run_random(kI8TokenW8N256, nullptr, 200, 300, 648);  // 2 x 2 tiles (M, N tails), 6 K tiles (the last 8 columns)
   run_random(kI8TokenW8x256, nullptr, 270, 300, 520);  // 2 x 2 tiles, 5 K tiles (odd; the last 8 columns)
   run_random(kI8TokenW8x256, nullptr, 256, 256, 256);  // one full tile, 2 K tiles
+  run_random(kI8TokenW8, nullptr, 300, 201, 520);      // odd N
+  run_random(kI8TokenW8x256, nullptr, 100, 299, 392);  // odd N past a 64-column group's first half
 }
 
 // launch_gemm_quant_balanced: the rows of whole rounds of 256x256 tiles, the rows left in 128x256

@@ -423,6 +423,21 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
                          AH > 1   ? make_tile_staging(J, Bs[0], row_bytes, vcopy, true)
                          : SPLIT4 ? make_tile_staging(J, half_view(Bs[0], 1), row_bytes, vcopy, true)
                                   : tile_staging{}};
+  // PERM (int8, VGPR copies, blocks in pairs, one 64-row group of B a staging step): B's rows
+  // staged with each 64-row group interleaved (LDS row c < 32 holds the group's row 2c, row
+  // 32 + c its row 2c + 1), so that a lane's blocks j, j + 1 (j even) hold columns 2c, 2c + 1 of
+  // the same C rows: the epilogue packs the two into one dword store, no lane exchange
+  constexpr bool PERM = I8 && VG && !SPLIT && !BLOCK && !PERSIST && !SCALES_LDS && TN % 2 == 0 && !SPLIT4 &&
+                        STEP_ROWS % 64 == 0 && WTN % 64 == 0 &&
+                        (TOKEN || !active_target::desc.features.has_permlane_swap);
+  if constexpr (PERM)
+    for (auto& st : stb)
+      if (st.steps) {
+        auto prow = J.vgpr<u32>();
+        prow = tid / st.cpr;
+        prow = (prow & ~63u) | ((prow & 31u) << 1) | ((prow >> 5) & 1u);
+        st.goff = prow * row_bytes + st.col0;
+      }
   // SPLIT4: the second halves' origins (the first's + half the rows)
   auto a_half = J.sgpr<u32>(), b_half = J.sgpr<u32>(), a_ld2 = J.sgpr<u32>(), b_ld2 = J.sgpr<u32>();
   if constexpr (SPLIT4) {
@@ -593,7 +608,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   // behind the first tiles, their latency hidden by the loop's; they were ~650 cycles of the
   // epilogue)
   auto rs = J.vgpr<f32>(TOKEN ? 4 * TM : 1, TOKEN ? 4 : 1);  // row scales
-  auto cs = J.vgpr<f32>(TOKEN ? TN : 1);                      // column scales
+  auto cs = J.vgpr<f32>(TOKEN ? TN : 1).aligned(PERM && TOKEN ? 2 : 1);  // column scales (PERM: pairs)
   // (with the VGPR copies early, unless they and the accumulators pass 160 VGPRs: 256x256's
   // 64 + 2 scale VGPRs leave the staging and fragments too few; then in the epilogue)
   constexpr bool SCALES_EARLY = TOKEN && VG && !SCALES_LDS && TM * TN * 16 + 16 * TM + TN <= 160;
@@ -616,7 +631,10 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   auto rs0 = J.vgpr<f32>(EARLY_RS0 ? 4 : 1, EARLY_RS0 ? 4 : 1);
   auto load_token_scales = [&](int i_from, bool cols) {
     if (cols)
-      for (int j = 0; j < TN; ++j) SB.load(cs[j], at(gpr<u32>((b_row + (n0 + 32 * j)) << 2)));  // (past N: zeros)
+      for (int j = 0; j < TN; ++j) {  // (past N: zeros)
+        if constexpr (PERM) SB.load(cs[j], at(gpr<u32>((b_row + (lane & 31u) + (n0 + 64 * (j / 2) + j % 2)) << 2)));
+        else SB.load(cs[j], at(gpr<u32>((b_row + (n0 + 32 * j)) << 2)));
+      }
     auto sa_row = J.vgpr<u32>();
     sa_row = crow << 2;
     for (int i = i_from; i < (EARLY_RS0 && cols ? 1 : TM); ++i)
@@ -1068,6 +1086,9 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
               step_single(1);
               left = left - 2u;
             });
+    // PERM, 8 waves: the last two steps at s_setprio 2, the epilogues below it, so that the
+    // older wave's epilogue takes the VALU turns the younger's last MFMAs leave (it delayed them)
+    if constexpr (C.wm * C.wn == 8 && PERM) J.s_setprio(2);
     step_single(0, true);
     step_last();
     // 8 waves, two a SIMD: the younger (waves 4..7), whose MFMAs end last (the older wins the
@@ -1075,6 +1096,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     if constexpr (C.wm * C.wn == 8) {
       auto wave_s = J.sgpr<u32>();
       J.v_readfirstlane_b32(wave_s, wave);
+      if constexpr (PERM) J.s_setprio(0);
       J.If(wave_s >= 4u, [&] { J.s_setprio(1); });
     }
   } else if constexpr (VG && S == 1) {
@@ -1140,7 +1162,7 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   auto n_bytes = J.sgpr<u32>(), n4_bytes = J.sgpr<u32>();
   n_bytes = N << 1;
   if constexpr (SPLIT) n4_bytes = N << 2;
-  for (int j = 0; j < TN; ++j) {
+  for (int j = 0; j < (PERM ? 0 : TN); ++j) {
     auto col = J.vgpr<u32>();
     col = b_row + (n0 + 32 * j);
     c_off[j] = crow * n_bytes + (col << 1);
@@ -1352,7 +1374,82 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
       }
       return cvt_bf16x2(vq[0], vq[1], bf16_round::nearest_even_finite);
     };
-    if constexpr (TN % 2 == 0) {
+    if constexpr (PERM) {
+      // (PERM) blocks j, j + 1 (j even) hold columns 2c, 2c + 1 of a row at lane c: one dword
+      // (bf16x2) a pair, each store 64 lanes' rows R and R + 4 (two whole 128-byte lines). An odd
+      // N stores the halves apart (the dword at column N - 1 would write the next row's first).
+      auto off = J.vgpr<u32>(2 * TN), offh = J.vgpr<u32>(2 * TN);  // (jp, r % 4); offh: the odd column's
+      {
+        auto col = J.vgpr<u32>(), p = J.vgpr<u32>();
+        for (int jp = 0; jp < TN / 2; ++jp) {
+          col = b_row + (lane & 31u) + (n0 + 64u * static_cast<uint32_t>(jp));
+          p = crow * n_bytes + (col << 1);
+          for (int q = 0; q < 4; ++q) off[4 * jp + q] = select(col >= N, 0x80000000u, gpr<u32>(p + n_bytes * static_cast<uint32_t>(q)));
+          col = col + 1u;
+          for (int q = 0; q < 4; ++q)
+            offh[4 * jp + q] = select(col >= N, 0x80000000u, gpr<u32>(p + (n_bytes * static_cast<uint32_t>(q) + 2u)));
+        }
+      }
+      auto n_odd = J.sgpr<u32>(), srg = J.sgpr<u32>();
+      n_odd = N & 1u;
+      auto dw = J.vgpr<dtype::bf16x2>(16 * TN / 2);
+      // block rows below UNPK multiply with v_mul_f32 (4 a pair, not 2 v_pk_mul_f32): the older
+      // wave converts them while the younger's last MFMAs run, which packed FP32 cannot co-issue
+      // with (it waits for the matrix core to drain)
+      constexpr int UNPK = TM / 2;
+      auto pack = [&](int i, int jp, int r) {
+        const int j0 = 2 * jp;
+        for (int q = 0; q < 2; ++q) {
+          auto a = acc[i * TN + j0 + q];
+          if constexpr (C.agpr_acc) {
+            J.v_accvgpr_read_b32(va[q], a[r]);
+            J.v_cvt_f32_i32(vq[q], va[q]);
+          } else {
+            J.v_cvt_f32_i32(vq[q], a[r]);
+          }
+        }
+        if (TOKEN && i < UNPK) {
+          auto rsg = EARLY_RS0 && i == 0 ? rs0[r / 4] : rs[4 * i + r / 4];
+          for (int q = 0; q < 2; ++q) {
+            J.v_mul_f32(vq[q], vq[q], cs[j0 + q]);
+            J.v_mul_f32(vq[q], vq[q], rsg[r % 4]);
+          }
+        } else if constexpr (TOKEN) {
+          J.v_pk_mul_f32(vq, vq, cs.slice(j0, 2));
+          // the row's scale in both halves (op_sel / op_sel_hi pick element e of the pair)
+          const int e = r % 4;
+          auto rsg = EARLY_RS0 && i == 0 ? rs0[r / 4] : rs[4 * i + r / 4];
+          J.v_pk_mul_f32(vq, vq, rsg.slice(e & ~1, 2),
+                         modifiers{.op_sel = static_cast<uint8_t>(e & 1 ? 0b10 : 0), .op_sel_hi = static_cast<uint8_t>(e & 1 ? 0b11 : 0b01)});
+        } else {
+          J.v_pk_mul_f32(vq, vq, s2);
+        }
+        return cvt_bf16x2(vq[0], vq[1], bf16_round::nearest_even_finite);
+      };
+      for (int i = 0; i < TM; ++i) {
+        // (EARLY_RS0: the row scales of blocks 1.. went out before block row 0's stores)
+        if constexpr (EARLY_RS0)
+          if (i == 1) J.s_waitcnt(vmcnt(8 * TN));
+        for (int r = 0; r < 16; ++r)
+          for (int jp = 0; jp < TN / 2; ++jp) dw[r * (TN / 2) + jp] = pack(i, jp, r);
+        auto stores = [&](bool halves) {
+          for (int g = 0; g < 4; ++g) {
+            srg = n_bytes * static_cast<uint32_t>(32 * i + 8 * g);
+            for (int q = 0; q < 4; ++q)
+              for (int jp = 0; jp < TN / 2; ++jp) {
+                auto x = dw[(4 * g + q) * (TN / 2) + jp].template as<u32>();
+                if (!halves) {
+                  Cb.store(x, at(off[4 * jp + q]) + at(srg));
+                } else {
+                  Cb.store(x, at(off[4 * jp + q]) + at(srg), {.width = narrow::u16});
+                  Cb.store(x, at(offh[4 * jp + q]) + at(srg), {.width = narrow::u16_d16_hi});
+                }
+              }
+          }
+        };
+        J.If(n_odd == 0u, [&] { stores(false); }).Else([&] { stores(true); });
+      }
+    } else if constexpr (TN % 2 == 0) {
       // Blocks j and j + 1 a pair, as PAIRED's permlane swap but by ds_bpermute (lane l ^ 32):
       // A = (block j's lanes 0..31, block j + 1's 0..31 moved up) holds rows R, R + 1 of 64
       // consecutive columns, B = (block j's 32..63 moved down, block j + 1's 32..63) rows R + 4,
