@@ -298,6 +298,10 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   constexpr uint32_t QNC = DVW / 128;  // (QW: 128-dim chunks a wave)
   constexpr uint32_t NQ = F8Q ? 10 : QW ? 2 * QNC + 1 : DIRECT ? DKC + (ROPE16 ? 1 : 0) : SD ? NKS : DK / 32;  // Q's loads
   auto qv = J.vgpr<u32>(F8Q ? DK / 16 : QW ? 8 * QNC + 2 : SD ? 2 * NKS : DK / 8).aligned(4).named("q");
+  // bf16 rows, 16 a wave, without transposing reads (gfx942): Q loaded row-contiguous (a load
+  // 8 rows x 128 bytes: 8 lines on the CU's address path, not 16 rows x 64 bytes' 16), then
+  // put in the MFMA layout in place through the LDS (after the first blocks' DMAs)
+  constexpr bool QSTAGE = !F8 && !SD && !TR;
   {
     auto qoff = J.vgpr<u32>();
     if constexpr (F8Q) {
@@ -335,6 +339,12 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     } else if constexpr (SD) {
       qoff = (col + wrow) * (DK * 2) + (grp << 3) + w * (32 * NKS);
       for (uint32_t c = 0; c < NKS; ++c) Qb.load(qv.slice(2 * c, 2), at(qoff) + static_cast<int64_t>(32 * c));
+    } else if constexpr (QSTAGE) {
+      // load 2 e + h: lane l takes row 2 (l / 8) + h, bytes 128 e + 16 (l % 8)
+      qoff = (((lane >> 3) << 1) + wrow) * (DK * 2) + ((lane & 7u) << 4);
+      for (uint32_t e = 0; e < DK / 64; ++e)
+        for (uint32_t h = 0; h < 2; ++h)
+          Qb.load(qv.slice(8 * e + 4 * h, 4), at(qoff) + static_cast<int64_t>(128 * e + DK * 2 * h));
     } else {
       qoff = (col + wrow) * (DK * 2) + (grp << 4);
       for (uint32_t c = 0; c < DK / 32; ++c) Qb.load(qv.slice(4 * c, 4), at(qoff) + static_cast<int64_t>(64 * c));
@@ -793,6 +803,31 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
       buf = p;
       dma(i, buf);
       i = i + 1u;
+    }
+    if constexpr (QSTAGE) {
+      // Q's 128-byte columns e through the wave's 2 KiB of DMA buffer C.prefetch (no DMA writes
+      // it before the loop's first barrier): row r at 128 r, its 16-byte piece p at
+      // (p + 2 (r & 3)) % 8: neither the writes' (rows 2 (l / 8) + h) nor the reads' (rows col,
+      // pieces 4 q + grp) 8-lane groups meet on a bank
+      static_assert(16 * 128 * W <= BSTR, "");
+      auto wa0 = J.vgpr<u32>(), wa1 = J.vgpr<u32>(), ra0 = J.vgpr<u32>(), ra1 = J.vgpr<u32>(), r = J.vgpr<u32>();
+      auto slot = J.sgpr<u32>();
+      slot = w * 2048u + (C.prefetch * BSTR + ring.offset);
+      r = (lane >> 3) << 1;
+      wa0 = (r << 7) + ((((lane & 7u) + ((r & 3u) << 1)) & 7u) << 4) + slot;
+      r = r + 1u;
+      wa1 = (r << 7) + ((((lane & 7u) + ((r & 3u) << 1)) & 7u) << 4) + slot;
+      ra0 = (col << 7) + (((grp + ((col & 3u) << 1)) & 7u) << 4) + slot;
+      ra1 = (col << 7) + (((grp + ((col & 3u) << 1) + 4u) & 7u) << 4) + slot;
+      for (uint32_t e = 0; e < DK / 64; ++e) {
+        const uint32_t younger = 2 * (DK / 64 - 1 - e) + C.prefetch * DMA_LOADS;
+        J.s_waitcnt(vmcnt(younger < 63 ? younger : 63));
+        J.ds_write_b128(wa0, qv.slice(8 * e, 4), {.offset = 0});
+        J.ds_write_b128(wa1, qv.slice(8 * e + 4, 4), {.offset = 0});
+        J.ds_read_b128(qv.slice(8 * e, 4), ra0, {.offset = 0});
+        J.ds_read_b128(qv.slice(8 * e + 4, 4), ra1, {.offset = 0});
+      }
+      J.s_waitcnt(lgkmcnt(0));  // (before the first barrier: the loop's first DMA writes the buffer)
     }
     buf = C.prefetch;
     J.While([&] { return i < iend; }, [&] {
