@@ -795,9 +795,14 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     }
     rbuf = 0u;  // KV view buffer of block kb (bf16 and DIRECT: nbuf; fp8 widened: 0)
     J.s_waitcnt(vmcnt(NQ + 1));  // the first group's page entries (the second's and Q's loads in flight)
-    // the first prefetch blocks' DMAs (fresh buffers: no barrier; prefetch <= 4: the first group)
+    // the first prefetch blocks' DMAs (fresh buffers: no barrier; prefetch <= 4: the first group).
+    // QSTAGE: only the first block's before the loop, the others' at its first iteration (before
+    // that iteration's own): the address path, busy with Q's loads, brings the block the first
+    // barrier waits for sooner
+    constexpr bool DEFER = QSTAGE && C.prefetch >= 2 && C.prefetch <= 3;
+    constexpr uint32_t NPRE = DEFER ? 1 : C.prefetch;
     auto q16 = J.sgpr<u32>();
-    for (uint32_t p = 0; p < C.prefetch; ++p) {
+    for (uint32_t p = 0; p < NPRE; ++p) {
       q16 = 16u * p;
       read_pages(q16);
       buf = p;
@@ -820,7 +825,7 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
       ra0 = (col << 7) + (((grp + ((col & 3u) << 1)) & 7u) << 4) + slot;
       ra1 = (col << 7) + (((grp + ((col & 3u) << 1) + 4u) & 7u) << 4) + slot;
       for (uint32_t e = 0; e < DK / 64; ++e) {
-        const uint32_t younger = 2 * (DK / 64 - 1 - e) + C.prefetch * DMA_LOADS;
+        const uint32_t younger = 2 * (DK / 64 - 1 - e) + NPRE * DMA_LOADS;
         J.s_waitcnt(vmcnt(younger < 63 ? younger : 63));
         J.ds_write_b128(wa0, qv.slice(8 * e, 4), {.offset = 0});
         J.ds_write_b128(wa1, qv.slice(8 * e + 4, 4), {.offset = 0});
@@ -829,16 +834,25 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
       }
       J.s_waitcnt(lgkmcnt(0));  // (before the first barrier: the loop's first DMA writes the buffer)
     }
+    if constexpr (DEFER) {
+      J.s_waitcnt(vmcnt(0));  // (block kb0's DMA, no younger one in flight)
+      i = kb0 + C.prefetch;
+    }
     buf = C.prefetch;
     J.While([&] { return i < iend; }, [&] {
       // block kb's DMA done: blocks kb + 1 .. i - 1's in flight (prefetch 1: nothing); a group's
       // entries, loaded before the DMA of the block 4 before its first, are older than those
       constexpr uint32_t ahead = (C.prefetch - 1) * DMA_LOADS;
       J.s_waitcnt(vmcnt(ahead < 63 ? ahead : 63));
+      // QSTAGE: no DMA past the split's end (iterations i >= kb1): the last blocks wait for all
+      if constexpr (QSTAGE) J.If(i > kb1, [&] { J.s_waitcnt(vmcnt(0)); });
       q16 = ((i - kb0) & 3u) << 4;
       J.If(q16 == 0u, [&] {  // block i starts a group: the next one's entries to pn
         // (loaded 4 blocks' DMAs ago; the wait the checker can prove: one DMA younger)
-        if constexpr (ahead > DMA_LOADS) J.s_waitcnt(vmcnt(DMA_LOADS));
+        // (QSTAGE: its DMAs conditional, the checker proves none younger; the DMA of block i - 1,
+        // issued a block ago, has mostly landed)
+        if constexpr (QSTAGE) J.s_waitcnt(vmcnt(0));
+        else if constexpr (ahead > DMA_LOADS) J.s_waitcnt(vmcnt(DMA_LOADS));
         pv = pn + 0u;
         inext = i + 4u;
         load_group(pn, inext);
@@ -852,6 +866,22 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
       J.s_barrier();
       if constexpr (F8Q) {
         compute([&] { dma(i, buf); });
+      } else if constexpr (QSTAGE) {
+        if constexpr (DEFER) {
+          J.If(i == kb0 + C.prefetch, [&] {
+            auto b1 = J.sgpr<u32>(), k1 = J.sgpr<u32>(), q1 = J.sgpr<u32>();
+            for (uint32_t p = 1; p < C.prefetch; ++p) {
+              q1 = 16u * p;
+              read_pages(q1);
+              b1 = p;
+              k1 = kb0 + p;
+              dma(k1, b1);
+            }
+            read_pages(q16);
+          });
+        }
+        J.If(i < kb1, [&] { dma(i, buf); });
+        compute([] {});
       } else {
         dma(i, buf);
         compute([] {});
