@@ -298,6 +298,10 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   constexpr uint32_t QNC = DVW / 128;  // (QW: 128-dim chunks a wave)
   constexpr uint32_t NQ = F8Q ? 10 : QW ? 2 * QNC + 1 : DIRECT ? DKC + (ROPE16 ? 1 : 0) : SD ? NKS : DK / 32;  // Q's loads
   auto qv = J.vgpr<u32>(F8Q ? DK / 16 : QW ? 8 * QNC + 2 : SD ? 2 * NKS : DK / 8).aligned(4).named("q");
+  // bf16 rows, 16 a wave, without transposing reads (gfx942): Q loaded row-contiguous (a load
+  // 8 rows x 128 bytes: 8 lines on the CU's address path, not 16 rows x 64 bytes' 16), then
+  // put in the MFMA layout in place through the LDS (after the first blocks' DMAs)
+  constexpr bool QSTAGE = !F8 && !SD && !TR;
   {
     auto qoff = J.vgpr<u32>();
     if constexpr (F8Q) {
@@ -335,6 +339,12 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     } else if constexpr (SD) {
       qoff = (col + wrow) * (DK * 2) + (grp << 3) + w * (32 * NKS);
       for (uint32_t c = 0; c < NKS; ++c) Qb.load(qv.slice(2 * c, 2), at(qoff) + static_cast<int64_t>(32 * c));
+    } else if constexpr (QSTAGE) {
+      // load 2 e + h: lane l takes row 2 (l / 8) + h, bytes 128 e + 16 (l % 8)
+      qoff = (((lane >> 3) << 1) + wrow) * (DK * 2) + ((lane & 7u) << 4);
+      for (uint32_t e = 0; e < DK / 64; ++e)
+        for (uint32_t h = 0; h < 2; ++h)
+          Qb.load(qv.slice(8 * e + 4 * h, 4), at(qoff) + static_cast<int64_t>(128 * e + DK * 2 * h));
     } else {
       qoff = (col + wrow) * (DK * 2) + (grp << 4);
       for (uint32_t c = 0; c < DK / 32; ++c) Qb.load(qv.slice(4 * c, 4), at(qoff) + static_cast<int64_t>(64 * c));
@@ -785,14 +795,48 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     }
     rbuf = 0u;  // KV view buffer of block kb (bf16 and DIRECT: nbuf; fp8 widened: 0)
     J.s_waitcnt(vmcnt(NQ + 1));  // the first group's page entries (the second's and Q's loads in flight)
-    // the first prefetch blocks' DMAs (fresh buffers: no barrier; prefetch <= 4: the first group)
+    // the first prefetch blocks' DMAs (fresh buffers: no barrier; prefetch <= 4: the first group).
+    // QSTAGE: only the first block's before the loop, the others' at its first iteration (before
+    // that iteration's own): the address path, busy with Q's loads, brings the block the first
+    // barrier waits for sooner
+    constexpr bool DEFER = QSTAGE && C.prefetch >= 2 && C.prefetch <= 3;
+    constexpr uint32_t NPRE = DEFER ? 1 : C.prefetch;
     auto q16 = J.sgpr<u32>();
-    for (uint32_t p = 0; p < C.prefetch; ++p) {
+    for (uint32_t p = 0; p < NPRE; ++p) {
       q16 = 16u * p;
       read_pages(q16);
       buf = p;
       dma(i, buf);
       i = i + 1u;
+    }
+    if constexpr (QSTAGE) {
+      // Q's 128-byte columns e through the wave's 2 KiB of DMA buffer C.prefetch (no DMA writes
+      // it before the loop's first barrier): row r at 128 r, its 16-byte piece p at
+      // (p + 2 (r & 3)) % 8: neither the writes' (rows 2 (l / 8) + h) nor the reads' (rows col,
+      // pieces 4 q + grp) 8-lane groups meet on a bank
+      static_assert(16 * 128 * W <= BSTR, "");
+      auto wa0 = J.vgpr<u32>(), wa1 = J.vgpr<u32>(), ra0 = J.vgpr<u32>(), ra1 = J.vgpr<u32>(), r = J.vgpr<u32>();
+      auto slot = J.sgpr<u32>();
+      slot = w * 2048u + (C.prefetch * BSTR + ring.offset);
+      r = (lane >> 3) << 1;
+      wa0 = (r << 7) + ((((lane & 7u) + ((r & 3u) << 1)) & 7u) << 4) + slot;
+      r = r + 1u;
+      wa1 = (r << 7) + ((((lane & 7u) + ((r & 3u) << 1)) & 7u) << 4) + slot;
+      ra0 = (col << 7) + (((grp + ((col & 3u) << 1)) & 7u) << 4) + slot;
+      ra1 = (col << 7) + (((grp + ((col & 3u) << 1) + 4u) & 7u) << 4) + slot;
+      for (uint32_t e = 0; e < DK / 64; ++e) {
+        const uint32_t younger = 2 * (DK / 64 - 1 - e) + NPRE * DMA_LOADS;
+        J.s_waitcnt(vmcnt(younger < 63 ? younger : 63));
+        J.ds_write_b128(wa0, qv.slice(8 * e, 4), {.offset = 0});
+        J.ds_write_b128(wa1, qv.slice(8 * e + 4, 4), {.offset = 0});
+        J.ds_read_b128(qv.slice(8 * e, 4), ra0, {.offset = 0});
+        J.ds_read_b128(qv.slice(8 * e + 4, 4), ra1, {.offset = 0});
+      }
+      J.s_waitcnt(lgkmcnt(0));  // (before the first barrier: the loop's first DMA writes the buffer)
+    }
+    if constexpr (DEFER) {
+      J.s_waitcnt(vmcnt(0));  // (block kb0's DMA, no younger one in flight)
+      i = kb0 + C.prefetch;
     }
     buf = C.prefetch;
     J.While([&] { return i < iend; }, [&] {
@@ -800,10 +844,15 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
       // entries, loaded before the DMA of the block 4 before its first, are older than those
       constexpr uint32_t ahead = (C.prefetch - 1) * DMA_LOADS;
       J.s_waitcnt(vmcnt(ahead < 63 ? ahead : 63));
+      // QSTAGE: no DMA past the split's end (iterations i >= kb1): the last blocks wait for all
+      if constexpr (QSTAGE) J.If(i > kb1, [&] { J.s_waitcnt(vmcnt(0)); });
       q16 = ((i - kb0) & 3u) << 4;
       J.If(q16 == 0u, [&] {  // block i starts a group: the next one's entries to pn
         // (loaded 4 blocks' DMAs ago; the wait the checker can prove: one DMA younger)
-        if constexpr (ahead > DMA_LOADS) J.s_waitcnt(vmcnt(DMA_LOADS));
+        // (QSTAGE: its DMAs conditional, the checker proves none younger; the DMA of block i - 1,
+        // issued a block ago, has mostly landed)
+        if constexpr (QSTAGE) J.s_waitcnt(vmcnt(0));
+        else if constexpr (ahead > DMA_LOADS) J.s_waitcnt(vmcnt(DMA_LOADS));
         pv = pn + 0u;
         inext = i + 4u;
         load_group(pn, inext);
@@ -817,6 +866,22 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
       J.s_barrier();
       if constexpr (F8Q) {
         compute([&] { dma(i, buf); });
+      } else if constexpr (QSTAGE) {
+        if constexpr (DEFER) {
+          J.If(i == kb0 + C.prefetch, [&] {
+            auto b1 = J.sgpr<u32>(), k1 = J.sgpr<u32>(), q1 = J.sgpr<u32>();
+            for (uint32_t p = 1; p < C.prefetch; ++p) {
+              q1 = 16u * p;
+              read_pages(q1);
+              b1 = p;
+              k1 = kb0 + p;
+              dma(k1, b1);
+            }
+            read_pages(q16);
+          });
+        }
+        J.If(i < kb1, [&] { dma(i, buf); });
+        compute([] {});
       } else {
         dma(i, buf);
         compute([] {});
