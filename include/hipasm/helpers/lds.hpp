@@ -465,7 +465,7 @@ class lds_view {
       rfold = rc;
       rc = 0;
     } else {
-      R = add_const(b, R, rc);
+      R = row_plus(b, R, rc, rs);
       rc = 0;
     }
     // Column constant (bytes): the part that is a multiple of the span folds, the part inside
@@ -543,7 +543,7 @@ class lds_view {
     return a;
   }
   // What a memoised address term is (detail::memoised's key).
-  enum class memo_kind : uint8_t { mul = 1, col_bytes, pattern, xor2, xor_const, shift, bitop3 };
+  enum class memo_kind : uint8_t { mul = 1, add, col_bytes, pattern, xor2, xor_const, shift, bitop3 };
   // (0, not memoised, when y or z does not fit its 12 bits)
   static constexpr uint64_t memo_key(memo_kind k, uint32_t x = 0, uint32_t y = 0, uint32_t z = 0) {
     if (y > 0xfffu || z > 0xfffu) return 0;
@@ -551,7 +551,11 @@ class lds_view {
   }
   static constexpr operand mulm(builder& b, const operand& v, uint32_t k) {
     if (k == 1) return v;
-    return detail::memoised(b, memo_key(memo_kind::mul, k), v, {}, [&] { return mul(b, v, k); });
+    // (the lambda reads locals: clang's bytecode interpreter cannot read a reference parameter there)
+    builder& bl = b;
+    const operand vl = v;
+    const uint32_t kl = k;
+    return detail::memoised(bl, memo_key(memo_kind::mul, kl), vl, {}, [&] { return mul(bl, vl, kl); });
   }
   constexpr int64_t swizzle_const(int64_t row, int64_t byte) const {
     return byte ^ (((row / L.swz_row_div) % L.swz_groups) * L.swz_chunk);
@@ -562,6 +566,12 @@ class lds_view {
   // the operands would read two SGPRs (one constant-bus read in VOP3): the caller's path then.
   constexpr operand xor_pattern_bitop3(builder& b, const gpr<dtype::u32>& rv, const operand& Cb, uint32_t chunk,
                                        src_loc sl) const {
+    // (the lambdas below read locals: clang's bytecode interpreter cannot read a reference
+    // parameter there)
+    builder& bl = b;
+    const gpr<dtype::u32> rvl = rv;
+    const operand Cbl = Cb;
+    const src_loc sll = sl;
     const int sh = detail::log2u(chunk) - detail::log2u(L.swz_row_div);
     const uint32_t mask = (L.swz_groups - 1) << detail::log2u(chunk);
     const operand r = rv.to_operand();
@@ -570,25 +580,49 @@ class lds_view {
     if (!r.is_reg() || r.cls != reg_class::vgpr || sgprs > 1) return {};
     operand t = r;
     if (sh != 0)
-      t = detail::memoised(b, memo_key(memo_kind::shift, static_cast<uint32_t>(sh + 64)), r, {}, [&] {
-        if (sh > 0) return (rv << static_cast<uint32_t>(sh)).to_operand();
-        return (rv >> static_cast<uint32_t>(-sh)).to_operand();
+      t = detail::memoised(bl, memo_key(memo_kind::shift, static_cast<uint32_t>(sh + 64)), r, {}, [&] {
+        if (sh > 0) return (rvl << static_cast<uint32_t>(sh)).to_operand();
+        return (rvl >> static_cast<uint32_t>(-sh)).to_operand();
       });
-    return detail::memoised(b, memo_key(memo_kind::bitop3, mask), t, Cb, [&] {
+    return detail::memoised(bl, memo_key(memo_kind::bitop3, mask), t, Cbl, [&] {
       operand m = detail::imm_op(mask);
       if (!inline_mask) {
-        gpr<dtype::u32> ms = b.sgpr<dtype::u32>();
+        gpr<dtype::u32> ms = bl.sgpr<dtype::u32>();
         ms = mask;
         m = ms.to_operand();
       }
-      gpr<dtype::u32> d = b.vgpr<dtype::u32>();
+      gpr<dtype::u32> d = bl.vgpr<dtype::u32>();
       modifiers mo;
       mo.bitop3 = 0x6a;
       const operand_arg args[4] = {detail::as_arg(d.to_operand()), detail::as_arg(t), detail::as_arg(m),
-                                   detail::as_arg(Cb)};
-      b.emit_ops(detail::feature_op("v_bitop3_b32"), args, 4, mo, sl);
+                                   detail::as_arg(Cbl)};
+      bl.emit_ops(detail::feature_op("v_bitop3_b32"), args, 4, mo, sll);
       return d.to_operand();
     });
+  }
+  // R + rc for the row: memoised while the add cannot fuse (fold_int: no recent definition
+  // of R it would fuse with, now or when it was made), and while its users do not look at its
+  // definition (the v_lshl_add_u32 of row_add: a row stride of a power of two above 1).
+  static constexpr operand row_plus(builder& b, const operand& R, int64_t rc, uint32_t rs) {
+    if (rs < 2 || !detail::pow2(rs) || R.k != operand::kind::vreg || R.cls != reg_class::vgpr || R.dwords != 1 ||
+        b.err.failed || detail::recent_def(b, static_cast<uint32_t>(R.value)) >= 0)
+      return add_const(b, R, rc);
+    const uint64_t key = memo_key(memo_kind::add, static_cast<uint32_t>(rc));
+    operand r = detail::memo_find(b, key, R);
+    if (r.k != operand::kind::none) return r;
+    const uint32_t first = detail::memo_begin(b), epoch = b.memo_.epoch, block = b.cur_block();
+    r = add_const(b, R, rc);
+    // (only the plain add: v_add_u32 of R and the constant)
+    const vec<instr>& list = b.fn.blocks[block].instrs;
+    if (b.cur_block() == block && list.size() != 0) {
+      const instr& in = list.data()[list.size() - 1];
+      const bool r1 = in.ops[1].k == operand::kind::vreg && in.ops[1].value == R.value && in.ops[1].offset == R.offset;
+      const bool r2 = in.ops[2].k == operand::kind::vreg && in.ops[2].value == R.value && in.ops[2].offset == R.offset;
+      if (in.op == static_cast<uint16_t>(target_op::v_add_u32) && in.num_operands == 3 &&
+          ((in.ops[1].k == operand::kind::imm && r2) || (in.ops[2].k == operand::kind::imm && r1)))
+        detail::memo_store(b, key, R, {}, first, epoch, block, r);
+    }
+    return r;
   }
   // R * rs + colx. With rs a power of two above 1 and R a VGPR: the v_lshl_add_u32 the
   // expression lowering makes of the two (fold_int fuses the add with the fresh shift of R),
