@@ -170,6 +170,27 @@ struct scalar_constants {
   entry e[8]{};
   uint32_t next = 0;
 };
+// Values a helper computed in VGPRs, handed out again instead of built again (lds_view's
+// address terms): what CSE would merge, never built for it to merge. An entry is the result's
+// defining instruction (block, index, opcode) and what it read; it stands while that
+// instruction is still there and no source, EXEC or physical register was written since
+// (CSE's conditions, block-local: a new block, recorded or moved instructions, EXEC or
+// physical writes bump `epoch`). Writes are counted only while an entry exists (`live`): a
+// source written before an entry was made is older than it either way.
+struct value_memo {
+  struct entry {
+    uint64_t key = 0, a = 0, c = 0;  // what was computed and its sources (packed_source)
+    uint32_t res = 0xffffffffu, block = 0xffffffffu, index = 0, first = 0, last = 0, epoch = 0;
+    uint16_t op = 0;
+  };
+  static constexpr uint32_t slots = 64;
+  entry e[slots]{};
+  bool live = false;
+  uint32_t seq = 0;       // instructions emitted while live
+  uint32_t rec_first = 0; // inside a recorded stream (interleave.hpp): seq of its first instruction
+  uint32_t epoch = 0;
+  vec<uint32_t> def_seq;  // per vreg: seq of its last write (0: before any entry)
+};
 }  // namespace detail
 
 // Everything a kernel build accumulates. build_kernel owns it; `builder` is a handle to it, so
@@ -205,6 +226,7 @@ struct builder_state {
   builder* primary = nullptr;             // the builder handles point to (stable address)
   kernel_options options{};               // the kernel's options (options.hpp)
   detail::scalar_constants sconsts;       // the lowering's constants in SGPRs (lower::smov)
+  detail::value_memo memo;                // helpers' VGPR results handed out again (lds.hpp)
 };
 
 class builder : public active_target::mnemonics<builder> {
@@ -241,7 +263,7 @@ class builder : public active_target::mnemonics<builder> {
       : fn(st.fn), err(st.err), labels_(st.labels), last_expr_(st.last_expr), div_stack_(st.div_stack),
         loops_(st.loops), ifs_(st.ifs), regions_(st.regions), flow_checks_(st.flow_checks),
         cur_region_(st.cur_region), lane_depth_(st.lane_depth), wave_uniform_(st.wave_uniform),
-        end_label_(st.end_label), exec_may_be_empty_(st.exec_may_be_empty), returns_(st.returns), args_(st.args), kernarg_bytes_(st.kernarg_bytes), sconsts_(st.sconsts), cur_(st.cur),
+        end_label_(st.end_label), exec_may_be_empty_(st.exec_may_be_empty), returns_(st.returns), args_(st.args), kernarg_bytes_(st.kernarg_bytes), sconsts_(st.sconsts), memo_(st.memo), cur_(st.cur),
         block_has_label_(st.block_has_label), last_loc_(st.last_loc), wg_id_(st.wg_id), tid_(st.tid),
         kernarg_vreg_(st.kernarg_vreg), primary_(st.primary), options_(st.options) {
     if (!primary_) primary_ = this;
@@ -625,6 +647,7 @@ class builder : public active_target::mnemonics<builder> {
   vec<arg_slot>& args_;
   uint32_t& kernarg_bytes_;
   detail::scalar_constants& sconsts_;
+  detail::value_memo& memo_;
 
   constexpr void note_loc(src_loc l) {
     if (l.line) last_loc_ = l;
@@ -654,7 +677,33 @@ class builder : public active_target::mnemonics<builder> {
 
   constexpr uint32_t cur_block() const { return cur_; }
   constexpr uint32_t cur_index() const { return static_cast<uint32_t>(fn.blocks[cur_].instrs.size()); }
+  // What value_memo must know of an instruction just added to the current block.
+  constexpr void memo_note(const isa::instr_desc& d, const instr& in) {
+    detail::value_memo& m = memo_;
+    ++m.seq;
+    if (d.flags & (isa::f_writes_exec | isa::f_cmpx)) ++m.epoch;
+    const int nd = d.num_operands;
+    for (int i = 0; i < in.num_operands; ++i) {
+      const operand& o = in.ops[i];
+      if (o.k == operand::kind::imm || o.k == operand::kind::none) continue;
+      if (i >= nd || d.operands[i].role == isa::operand_role::use) continue;
+      if (o.k == operand::kind::vreg) memo_note_def(o.value);
+      else if (o.k == operand::kind::phys ||
+               (o.k == operand::kind::special &&
+                (o.sp == special_reg::exec || o.sp == special_reg::exec_lo || o.sp == special_reg::exec_hi)))
+        ++m.epoch;
+    }
+  }
+  constexpr void memo_note_def(uint32_t id) {
+    detail::value_memo& m = memo_;
+    if (id >= m.def_seq.size()) {
+      const std::size_t want = (fn.vregs.size() > id ? fn.vregs.size() : id + 1) + 256;  // (grown in steps)
+      m.def_seq.resize(want, 0u);
+    }
+    m.def_seq.data()[id] = m.seq;
+  }
   constexpr void start_block() {
+    ++memo_.epoch;
     fn.blocks.emplace_back();
     cur_ = static_cast<uint32_t>(fn.blocks.size() - 1);
     block_has_label_ = false;
@@ -1002,6 +1051,7 @@ constexpr emitted builder::emit_ops(target_op op, const operand_arg* args, uint3
     return {};
   }
   if (lane_depth_ != 0 && wave_uniform_ == 0) check_wave_scope(list.back(), l);
+  if (memo_.live) memo_note(d, list.back());
   emitted e{cur_, static_cast<uint32_t>(list.size() - 1)};
   if (d.flags & (isa::f_branch | isa::f_terminator)) {
     note_user_flow(op, list.back(), l);
@@ -1099,6 +1149,7 @@ constexpr emitted builder::emit_raw(target_op op, std::initializer_list<operand>
   uint32_t i = 0;
   for (const operand& o : ops) in.ops[i++] = o;
   if (lane_depth_ != 0 && wave_uniform_ == 0) check_wave_scope(in, in.loc);
+  if (memo_.live) memo_note(detail::op_desc(op), in);
   emitted e{cur_, static_cast<uint32_t>(list.size() - 1)};
   if (detail::op_desc(op).flags & (isa::f_branch | isa::f_terminator)) start_block();
   return e;

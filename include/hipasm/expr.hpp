@@ -992,6 +992,7 @@ constexpr void assign_temp(const reg_ref& dst, dtype t, const reg_ref& tmp) {
       }
     uint16_t need = builder::natural_align(dst.cls, dst.dwords);
     if (b.fn.vregs[dst.id].align < need) b.fn.vregs[dst.id].align = need;
+    if (b.memo_.live) b.memo_note_def(dst.id);  // (the expression's instructions write dst now)
     b.last_expr_ = {};
     return;
   }

@@ -297,7 +297,10 @@ struct il_clock {
   }
 };
 
-constexpr void il_append(builder& J, const instr& in) { J.fn.blocks[J.cur_block()].instrs.push_back(in); }
+constexpr void il_append(builder& J, const instr& in) {
+  J.fn.blocks[J.cur_block()].instrs.push_back(in);
+  if (J.memo_.live) J.memo_note(detail::op_desc(static_cast<target_op>(in.op)), in);  // (its writes, again)
+}
 
 constexpr instr_stream* il_stream_ptr(instr_stream& s) { return &s; }
 
@@ -314,7 +317,16 @@ constexpr instr_stream record(builder J, F&& body, std::source_location l = std:
   const uint32_t blk = B.cur_block();
   const std::size_t nblocks = B.fn.blocks.size();
   const uint32_t first = B.cur_index();
+  // value_memo: what the body computes runs where the stream is emitted, so it reuses only
+  // values the body itself made (an older one could see sources written before then), and
+  // those are forgotten when the stream leaves the block.
+  detail::value_memo& memo = B.memo_;
+  const uint32_t outer_rec = memo.rec_first;
+  memo.rec_first = memo.seq + 1;
   body();
+  for (detail::value_memo::entry& e : memo.e)
+    if (e.first >= memo.rec_first) e.block = 0xffffffffu;
+  memo.rec_first = outer_rec;
   if (B.failed()) return s;
   if (B.cur_block() != blk || B.fn.blocks.size() != nblocks) {
     B.fail(sl, "a recorded instruction stream must be straight-line code (no If/While/For, labels or branches)");

@@ -82,6 +82,88 @@ constexpr gpr<dtype::u32> u32_view(builder* b, const operand& o) {
   return g;
 }
 
+// builder_state::memo (value_memo) for helpers: a value computed from register sources a and c
+// (kind none: no second source) by what `key` names. A source is packed (value, offset,
+// dwords, class); a source that is no virtual register makes the value not memoised (~0).
+constexpr uint64_t memo_source(const operand& o) {
+  if (o.k == operand::kind::none) return 0;
+  if (o.k != operand::kind::vreg) return ~uint64_t{0};
+  return (uint64_t{1} << 63) | (uint64_t{static_cast<uint8_t>(o.cls)} << 60) | (uint64_t{o.value & 0xffffffu} << 32) |
+         (uint64_t{o.offset} << 16) | o.dwords;
+}
+constexpr uint32_t memo_slot(uint64_t key, uint64_t a, uint64_t c) {
+  return static_cast<uint32_t>(((key * 0x9e3779b97f4a7c15ull) ^ (a * 0xc2b2ae3d27d4eb4full) ^ (c * 0x165667b19e3779f9ull)) >> 58) &
+         (value_memo::slots - 1);
+}
+// The memoised value, or kind none when there is none that still stands.
+constexpr operand memo_find(builder& b, uint64_t key, const operand& a, const operand& c = {}) {
+  value_memo& m = b.memo_;
+  if (!m.live || b.err.failed) return {};
+  const uint64_t pa = memo_source(a), pc = memo_source(c);
+  if (pa == ~uint64_t{0} || pc == ~uint64_t{0}) return {};
+  const value_memo::entry& e = m.e[memo_slot(key, pa, pc)];
+  if (e.key != key || e.a != pa || e.c != pc || e.epoch != m.epoch || e.block != b.cur_block() ||
+      e.first < m.rec_first)
+    return {};
+  const vec<instr>& list = b.fn.blocks[e.block].instrs;
+  if (e.index >= list.size()) return {};
+  const instr& in = list.data()[e.index];
+  const operand& d = in.ops[0];
+  if (in.op != e.op || d.k != operand::kind::vreg || d.value != e.res || d.offset != 0) return {};
+  const uint32_t* const ds = m.def_seq.data();
+  const std::size_t n = m.def_seq.size();
+  // neither source written since the value's first instruction, nor the value since its own
+  if (a.value < n && ds[a.value] >= e.first) return {};
+  if (c.k != operand::kind::none && c.value < n && ds[c.value] >= e.first) return {};
+  if (e.res < n && ds[e.res] > e.last) return {};
+  return d;
+}
+// Before building a value to memoise: entries need every later write counted. Returns the
+// sequence number its first instruction will get.
+constexpr uint32_t memo_begin(builder& b) {
+  b.memo_.live = true;
+  return b.memo_.seq + 1;
+}
+// Memoises `res`, built since memo_begin returned `first`, when the current block's last
+// instruction writes it (the whole VGPR) and nothing in between bumped the epoch.
+constexpr void memo_store(builder& b, uint64_t key, const operand& a, const operand& c, uint32_t first,
+                          uint32_t epoch, uint32_t block, const operand& res) {
+  value_memo& m = b.memo_;
+  if (b.err.failed || m.epoch != epoch || b.cur_block() != block || res.k != operand::kind::vreg || res.offset != 0)
+    return;
+  const uint64_t pa = memo_source(a), pc = memo_source(c);
+  if (pa == ~uint64_t{0} || pc == ~uint64_t{0}) return;
+  const vec<instr>& list = b.fn.blocks[block].instrs;
+  if (list.size() == 0) return;
+  const instr& in = list.data()[list.size() - 1];
+  const operand& d = in.ops[0];
+  if (d.k != operand::kind::vreg || d.value != res.value || d.offset != 0 || m.seq < first) return;
+  value_memo::entry& e = m.e[memo_slot(key, pa, pc)];
+  e.key = key;
+  e.a = pa;
+  e.c = pc;
+  e.res = static_cast<uint32_t>(res.value);
+  e.block = block;
+  e.index = static_cast<uint32_t>(list.size() - 1);
+  e.first = first;
+  e.last = m.seq;
+  e.epoch = epoch;
+  e.op = in.op;
+}
+// f(a, c) through the memo: made by `make` (which emits the value's instructions) when no
+// memoised value stands.
+template <class F>
+constexpr operand memoised(builder& b, uint64_t key, const operand& a, const operand& c, F&& make) {
+  const uint64_t pa = memo_source(a), pc = memo_source(c);
+  if (key == 0 || pa == ~uint64_t{0} || pc == ~uint64_t{0}) return make();
+  operand r = memo_find(b, key, a, c);
+  if (r.k != operand::kind::none) return r;
+  const uint32_t first = memo_begin(b), epoch = b.memo_.epoch, block = b.cur_block();
+  r = make();
+  memo_store(b, key, a, c, first, epoch, block, r);
+  return r;
+}
+
 struct lds_block {
   uint32_t off = 0, bytes = 0;
   bool foreign = false;  // allocated outside the pool (J.lds): never freed
@@ -350,13 +432,19 @@ class lds_view {
     operand cr = col.vgpr_sum(b, sl), csg = col.sgpr_sum(b, sl);
     // one register per coordinate (VGPR + SGPR terms added)
     operand R = sum2(b, rr, rsg), C = sum2(b, cr, csg);
+    // Terms memoised (builder_state::memo: the same row or column register in the same block
+    // makes the same value, which CSE would merge) are those whose instructions and whose
+    // user's do not depend on what was emitted just before (expr.hpp's fold_int fuses an add
+    // with an operand's recent definition): never the address register itself (a caller may
+    // change it), nor what an add would fuse with.
     int64_t rc = row.c, cc = col.c;
     if (!L.swizzled()) {
       a.k = base + rc * rs + cc * eb;
       a.reg_align = 65536;
       operand acc{};
       if (R.k != operand::kind::none) {
-        acc = mul(b, R, rs);
+        // (memoised when the add below fuses with the column's fresh shift instead)
+        acc = C.k != operand::kind::none && eb > 1 ? mulm(b, R, rs) : mul(b, R, rs);
         a.reg_align = detail::min_align(a.reg_align, detail::align_of(rs) * row.mult);
       }
       if (C.k != operand::kind::none) {
@@ -377,7 +465,7 @@ class lds_view {
       rfold = rc;
       rc = 0;
     } else {
-      R = add_const(b, R, rc);
+      R = row_plus(b, R, rc, rs);
       rc = 0;
     }
     // Column constant (bytes): the part that is a multiple of the span folds, the part inside
@@ -395,6 +483,16 @@ class lds_view {
     } else {
       a.in_chunk = -1;
     }
+    // the column's bytes plus cmid (memoised when the add fuses with the fresh shift: eb > 1)
+    auto col_bytes = [&] {
+      auto make = [&] {
+        operand Cb = mul(b, C, eb);
+        if (cmid) Cb = add_const(b, Cb, cmid);
+        return Cb;
+      };
+      if (eb == 1) return make();
+      return detail::memoised(b, memo_key(memo_kind::col_bytes, static_cast<uint32_t>(cmid), eb), C, {}, make);
+    };
     if (R.k == operand::kind::none) {
       // constant row: pattern known; the constant column parts XOR at compile time
       int64_t pat = ((rc / L.swz_row_div) % L.swz_groups) * chunk;
@@ -403,8 +501,7 @@ class lds_view {
         a.k += cmid ^ pat;
         return a;
       }
-      operand Cb = mul(b, C, eb);
-      if (cmid) Cb = add_const(b, Cb, cmid);
+      operand Cb = col_bytes();
       a.reg = (detail::u32_view(&b, Cb) ^ static_cast<uint32_t>(pat)).to_operand();
       a.reg_align = detail::min_align(creg_align, chunk);
       return a;
@@ -412,28 +509,53 @@ class lds_view {
     a.k = base + rfold * rs + chi + clo;
     gpr<dtype::u32> rv = detail::u32_view(&b, R);
     if (creg && detail::features().has_bitop3) {
-      operand Cb = mul(b, C, eb);
-      if (cmid) Cb = add_const(b, Cb, cmid);
+      operand Cb = col_bytes();
       const operand colx = xor_pattern_bitop3(b, rv, Cb, chunk, sl);
       if (colx.k != operand::kind::none) {
-        a.reg = sum2(b, mul(b, R, rs), colx);
+        a.reg = row_add(b, R, rs, colx);
         a.reg_align = detail::min_align(detail::align_of(rs) * row.mult, detail::min_align(creg_align, chunk));
         return a;
       }
     }
-    gpr<dtype::u32> rsh = L.swz_row_div > 1 ? rv >> detail::log2u(L.swz_row_div) : rv;
-    operand pat = ((rsh & (L.swz_groups - 1)) << detail::log2u(chunk)).to_operand();
+    // The pattern: memoised when an xor uses it, or when the final add fuses with the row's
+    // fresh shift (a row stride of a power of two above 1), not with the pattern's.
+    auto make_pat = [&] {
+      gpr<dtype::u32> rsh = L.swz_row_div > 1 ? rv >> detail::log2u(L.swz_row_div) : rv;
+      return ((rsh & (L.swz_groups - 1)) << detail::log2u(chunk)).to_operand();
+    };
+    const operand pat = creg || cmid || (rs > 1 && detail::pow2(rs))
+                            ? detail::memoised(b, memo_key(memo_kind::pattern, L.swz_row_div, L.swz_groups, chunk), R,
+                                               {}, make_pat)
+                            : make_pat();
     operand colx = pat;
     if (creg) {
-      operand Cb = mul(b, C, eb);
-      if (cmid) Cb = add_const(b, Cb, cmid);
-      colx = (detail::u32_view(&b, Cb) ^ detail::u32_view(&b, pat)).to_operand();
+      const operand Cb = col_bytes();
+      colx = detail::memoised(b, memo_key(memo_kind::xor2), Cb, pat, [&] {
+        return (detail::u32_view(&b, Cb) ^ detail::u32_view(&b, pat)).to_operand();
+      });
     } else if (cmid) {
-      colx = (detail::u32_view(&b, pat) ^ static_cast<uint32_t>(cmid)).to_operand();
+      colx = detail::memoised(b, memo_key(memo_kind::xor_const, static_cast<uint32_t>(cmid)), pat, {}, [&] {
+        return (detail::u32_view(&b, pat) ^ static_cast<uint32_t>(cmid)).to_operand();
+      });
     }
-    a.reg = sum2(b, mul(b, R, rs), colx);
+    a.reg = row_add(b, R, rs, colx);
     a.reg_align = detail::min_align(detail::align_of(rs) * row.mult, detail::min_align(creg_align, chunk));
     return a;
+  }
+  // What a memoised address term is (detail::memoised's key).
+  enum class memo_kind : uint8_t { mul = 1, add, col_bytes, pattern, xor2, xor_const, shift, bitop3 };
+  // (0, not memoised, when y or z does not fit its 12 bits)
+  static constexpr uint64_t memo_key(memo_kind k, uint32_t x = 0, uint32_t y = 0, uint32_t z = 0) {
+    if (y > 0xfffu || z > 0xfffu) return 0;
+    return (uint64_t{static_cast<uint8_t>(k)} << 56) | (uint64_t{x} << 24) | (uint64_t{y} << 12) | z;
+  }
+  static constexpr operand mulm(builder& b, const operand& v, uint32_t k) {
+    if (k == 1) return v;
+    // (the lambda reads locals: clang's bytecode interpreter cannot read a reference parameter there)
+    builder& bl = b;
+    const operand vl = v;
+    const uint32_t kl = k;
+    return detail::memoised(bl, memo_key(memo_kind::mul, kl), vl, {}, [&] { return mul(bl, vl, kl); });
   }
   constexpr int64_t swizzle_const(int64_t row, int64_t byte) const {
     return byte ^ (((row / L.swz_row_div) % L.swz_groups) * L.swz_chunk);
@@ -444,6 +566,12 @@ class lds_view {
   // the operands would read two SGPRs (one constant-bus read in VOP3): the caller's path then.
   constexpr operand xor_pattern_bitop3(builder& b, const gpr<dtype::u32>& rv, const operand& Cb, uint32_t chunk,
                                        src_loc sl) const {
+    // (the lambdas below read locals: clang's bytecode interpreter cannot read a reference
+    // parameter there)
+    builder& bl = b;
+    const gpr<dtype::u32> rvl = rv;
+    const operand Cbl = Cb;
+    const src_loc sll = sl;
     const int sh = detail::log2u(chunk) - detail::log2u(L.swz_row_div);
     const uint32_t mask = (L.swz_groups - 1) << detail::log2u(chunk);
     const operand r = rv.to_operand();
@@ -451,21 +579,66 @@ class lds_view {
     const int sgprs = (Cb.is_reg() && Cb.cls == reg_class::sgpr) + !inline_mask;
     if (!r.is_reg() || r.cls != reg_class::vgpr || sgprs > 1) return {};
     operand t = r;
-    if (sh > 0) t = (rv << static_cast<uint32_t>(sh)).to_operand();
-    else if (sh < 0) t = (rv >> static_cast<uint32_t>(-sh)).to_operand();
-    operand m = detail::imm_op(mask);
-    if (!inline_mask) {
-      gpr<dtype::u32> ms = b.sgpr<dtype::u32>();
-      ms = mask;
-      m = ms.to_operand();
+    if (sh != 0)
+      t = detail::memoised(bl, memo_key(memo_kind::shift, static_cast<uint32_t>(sh + 64)), r, {}, [&] {
+        if (sh > 0) return (rvl << static_cast<uint32_t>(sh)).to_operand();
+        return (rvl >> static_cast<uint32_t>(-sh)).to_operand();
+      });
+    return detail::memoised(bl, memo_key(memo_kind::bitop3, mask), t, Cbl, [&] {
+      operand m = detail::imm_op(mask);
+      if (!inline_mask) {
+        gpr<dtype::u32> ms = bl.sgpr<dtype::u32>();
+        ms = mask;
+        m = ms.to_operand();
+      }
+      gpr<dtype::u32> d = bl.vgpr<dtype::u32>();
+      modifiers mo;
+      mo.bitop3 = 0x6a;
+      const operand_arg args[4] = {detail::as_arg(d.to_operand()), detail::as_arg(t), detail::as_arg(m),
+                                   detail::as_arg(Cbl)};
+      bl.emit_ops(detail::feature_op("v_bitop3_b32"), args, 4, mo, sll);
+      return d.to_operand();
+    });
+  }
+  // R + rc for the row: memoised while the add cannot fuse (fold_int: no recent definition
+  // of R it would fuse with, now or when it was made), and while its users do not look at its
+  // definition (the v_lshl_add_u32 of row_add: a row stride of a power of two above 1).
+  static constexpr operand row_plus(builder& b, const operand& R, int64_t rc, uint32_t rs) {
+    if (rs < 2 || !detail::pow2(rs) || R.k != operand::kind::vreg || R.cls != reg_class::vgpr || R.dwords != 1 ||
+        b.err.failed || detail::recent_def(b, static_cast<uint32_t>(R.value)) >= 0)
+      return add_const(b, R, rc);
+    const uint64_t key = memo_key(memo_kind::add, static_cast<uint32_t>(rc));
+    operand r = detail::memo_find(b, key, R);
+    if (r.k != operand::kind::none) return r;
+    const uint32_t first = detail::memo_begin(b), epoch = b.memo_.epoch, block = b.cur_block();
+    r = add_const(b, R, rc);
+    // (only the plain add: v_add_u32 of R and the constant)
+    const vec<instr>& list = b.fn.blocks[block].instrs;
+    if (b.cur_block() == block && list.size() != 0) {
+      const instr& in = list.data()[list.size() - 1];
+      const bool r1 = in.ops[1].k == operand::kind::vreg && in.ops[1].value == R.value && in.ops[1].offset == R.offset;
+      const bool r2 = in.ops[2].k == operand::kind::vreg && in.ops[2].value == R.value && in.ops[2].offset == R.offset;
+      if (in.op == static_cast<uint16_t>(target_op::v_add_u32) && in.num_operands == 3 &&
+          ((in.ops[1].k == operand::kind::imm && r2) || (in.ops[2].k == operand::kind::imm && r1)))
+        detail::memo_store(b, key, R, {}, first, epoch, block, r);
     }
-    gpr<dtype::u32> d = b.vgpr<dtype::u32>();
-    modifiers mo;
-    mo.bitop3 = 0x6a;
-    const operand_arg args[4] = {detail::as_arg(d.to_operand()), detail::as_arg(t), detail::as_arg(m),
-                                 detail::as_arg(Cb)};
-    b.emit_ops(detail::feature_op("v_bitop3_b32"), args, 4, mo, sl);
-    return d.to_operand();
+    return r;
+  }
+  // R * rs + colx. With rs a power of two above 1 and R a VGPR: the v_lshl_add_u32 the
+  // expression lowering makes of the two (fold_int fuses the add with the fresh shift of R),
+  // without that shift (which nothing reads after the fusion).
+  static constexpr operand row_add(builder& b, const operand& R, uint32_t rs, const operand& colx) {
+    operand s[3] = {R, detail::imm_op(static_cast<uint32_t>(detail::log2u(rs))), colx};
+    if (b.err.failed || !b.options().fold || rs < 2 || !detail::pow2(rs) || R.k != operand::kind::vreg ||
+        R.cls != reg_class::vgpr || R.dwords != 1 || colx.k != operand::kind::vreg || colx.cls != reg_class::vgpr ||
+        colx.offset != 0 || colx.dwords != 1 || !detail::vop3_legal(s, 3))
+      return sum2(b, mul(b, R, rs), colx);
+    detail::lower L{b, b.cur_loc()};
+    const uint32_t block = b.cur_block(), first = b.cur_index();
+    const detail::reg_ref out = L.tmp(reg_class::vgpr);
+    L.e(target_op::v_lshl_add_u32, {detail::reg_op(out), s[0], s[1], s[2]});
+    if (b.cur_block() == block) b.last_expr_ = {out.id, block, first, b.cur_index()};
+    return detail::reg_op(out);
   }
   static constexpr operand mul(builder& b, const operand& v, uint32_t k) {
     if (k == 1) return v;

@@ -311,4 +311,37 @@ constexpr void bad_free(builder J, arg<uint32_t*> out) {
   (void)out;
 }
 
+
+// Two reads of a swizzled view at one row register (value_memo, lds.hpp): the row's XOR
+// pattern is built once in a block. Built again when the row register is written in between
+// (Mode 1), after an If (Mode 2: a new block), or inside a recorded stream (Mode 3: it runs
+// where it is emitted).
+template <int Mode>
+constexpr void memo_rows(builder J, arg<uint32_t*> out) {
+  lds_pool pool(J);
+  auto V = pool.view({.rows = 128, .cols = 64, .elem_bytes = 2, .swz_chunk = 16, .swz_groups = 8});
+  auto O = make_buffer(J, out, 64 * 32);
+  auto t = J.thread_id_x();
+  auto row = J.vgpr<u32>();
+  auto c0 = J.vgpr<u32>();
+  auto c1 = J.vgpr<u32>();
+  row = t >> 3;
+  c0 = (t & 7) << 3;
+  c1 = (t & 3) << 3;
+  auto a = J.vgpr<u32>(4);
+  auto b = J.vgpr<u32>(4);
+  V.load(a, row, multiple_of(c0, 8));
+  if constexpr (Mode == 1) row = t >> 2;
+  if constexpr (Mode == 2) J.If(t < 32u, [&] { J.v_mov_b32(c1, 0u); });
+  if constexpr (Mode == 3) {
+    auto s = record(J, [&] { V.load(b, row, multiple_of(c1, 8)); });
+    emit_all(J, s);
+  } else {
+    V.load(b, row, multiple_of(c1, 8));
+  }
+  J.s_waitcnt(lgkmcnt(0));
+  O.store(a, at(t << 5));
+  O.store(b, at(t << 5) + 16);
+}
+
 }  // namespace lds_fns
