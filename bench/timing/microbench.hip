@@ -51,6 +51,7 @@ inline constexpr auto chase_fn = with_options<chase_bench<false>, raw>;
 inline constexpr auto chase_nt_fn = with_options<chase_bench<true>, raw>;
 inline constexpr auto chase_scalar_fn = with_options<chase_scalar, raw>;
 inline constexpr auto stream_read_fn = with_options<stream_bench<false>, raw>;
+inline constexpr auto stream_mfma_fn = with_options<stream_mfma, raw>;
 inline constexpr auto vmem_lds_dword_fn = with_options<vmem_lds_dword, raw>;
 inline constexpr auto lds_dma_beside_reads_fn = with_options<lds_dma_beside_reads, raw>;
 inline constexpr auto vmem_range_soffset_fn = with_options<vmem_range_soffset, raw>;
@@ -90,6 +91,7 @@ extern "C" __global__ void trans_exp(uint64_t* buf, unsigned n) { HIPASM_KERNEL_
 extern "C" __global__ void mfma_dep_32x32x8_bf16(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(mfma_dep_32x32x8_bf16_fn, buf, n); }
 extern "C" __global__ void mfma_tput_32x32x8_bf16(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(mfma_tput_32x32x8_bf16_fn, buf, n); }
 extern "C" __global__ void mfma_loop(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(mfma_loop_fn, buf, n); }
+extern "C" __global__ void stream_mfma(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(stream_mfma_fn, buf, n); }
 extern "C" __global__ void mfma_dep_16x16x16_bf16(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(mfma_dep_16x16x16_bf16_fn, buf, n); }
 extern "C" __global__ void mfma_tput_16x16x16_bf16(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(mfma_tput_16x16x16_bf16_fn, buf, n); }
 extern "C" __global__ void mfma_dep_4x4x4_16b_f16(uint64_t* buf, unsigned n) { HIPASM_KERNEL_BODY(mfma_dep_4x4x4_16b_f16_fn, buf, n); }

@@ -260,6 +260,34 @@ constexpr void stream_bench(builder J, buf_t buf, n_t n) {
   }
 }
 
+// ---- Streaming beside matrix cores (the clock's fixed point, test_timing): each wave of a
+// 256-lane workgroup reads 4 x 1 KiB (dwordx4 per lane) a trip while four accumulators take 8
+// 32x32x8 bf16 MFMAs, n trips; workgroup g's trip t reads buf + (g * n + t) * 16 KiB. The
+// MFMA share of a trip depends on HBM bytes per cycle, so on the clock.
+constexpr void stream_mfma(builder J, buf_t buf, n_t n) {
+  auto addr = J.vgpr<u32>();
+  J.v_lshlrev_b32(addr, 4, J.thread_id_x());
+  auto base = J.sgpr<u32>();
+  J.s_mul_i32(base, J.workgroup_id_x(), n);
+  J.s_lshl_b32(base, base, 14);  // (workgroup * n) * 4 waves * 4 KiB
+  J.v_add_u32(addr, base, addr);
+  auto acc = J.agpr<f32>(64).pin(0).allow_undefined();
+  auto a = J.vgpr<u32>(2).allow_undefined(), b = J.vgpr<u32>(2).allow_undefined();
+  auto d = J.vgpr<u32>(16);
+  auto i = J.sgpr<u32>();
+  J.For(i, 0u, n, [&] {
+    auto p = J.vgpr<u32>();
+    J.v_mov_b32(p, addr);
+    for (int k = 0; k < 4; ++k) {
+      J.global_load_dwordx4(d.slice(4 * k, 4), p, buf);
+      J.v_add_u32(p, 0x1000, p);
+    }
+    for (int k = 0; k < 8; ++k) mfma<mfma_shape::bf16_32x32x8>(J, acc.slice((k % 4) * 16, 16), a, b);
+    J.s_waitcnt(vmcnt(0));
+    J.v_add_u32(addr, 0x4000, addr);
+  });
+}
+
 // ---- Loads to LDS (T6: buffer_load_dword ... lds ~11 cycles/instr per CU): one wave, 32 loads
 // of the same 256 bytes through a raw buffer resource on buf, LDS base 0, after one load that
 // brings them into the L1 (so each completes at its start on the path + the L1 latency).

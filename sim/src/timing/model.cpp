@@ -1307,6 +1307,11 @@ double phases_us(const std::vector<sim::clock_phase>& phases) {
   return us;
 }
 
+// The reported schedule's clock is taken as settled within this many MHz, after at most this many
+// runs beyond the first at the estimated clock.
+constexpr double kClockFixedPointMhz = 2;
+constexpr int kClockFixedPointRuns = 3;
+
 std::shared_ptr<sim::profile> simulate(const Recorder& rec, const KernelShape& shape, const DeviceSpec& dev,
                                       const sim::profile_options& opts, unsigned threads) {
   auto p = std::make_shared<sim::profile>();
@@ -1378,8 +1383,25 @@ std::shared_ptr<sim::profile> simulate(const Recorder& rec, const KernelShape& s
   }
   const uint64_t sustained_cycles = at_sustained.cycles, peak_cycles = at_peak.cycles;
   if (clock == dev.peak_mhz) *p = std::move(at_peak);
-  else if (clock == dev.sustained_mhz) *p = std::move(at_sustained);
-  else schedule_at(clock, *p);
+  else if (clock == dev.sustained_mhz && !estimated) *p = std::move(at_sustained);
+  else if (!estimated) schedule_at(clock, *p);
+  else {
+    // The schedule at a lower clock has more HBM bytes per cycle, so busier phases and a clock
+    // lower again: run it until the clock its phases give is the clock it ran at (the map is
+    // monotone, so this converges from above; a few MHz is below the model's resolution).
+    const sim::profile base = *p;
+    bool scheduled = clock == dev.sustained_mhz;
+    if (scheduled) *p = std::move(at_sustained);
+    for (int run = 0;; ++run) {
+      if (!scheduled) schedule_at(clock, *p);
+      scheduled = false;
+      const double us = phases_us(p->clock_phases);
+      const double next = us > 0 ? std::round(double(p->cycles) / us) : clock;
+      if (std::abs(next - clock) <= kClockFixedPointMhz || run == kClockFixedPointRuns) break;
+      clock = next;
+      *p = base;
+    }
+  }
   if (!estimated) {
     p->clock_phases = {merged_phase(p->clock_phases)};
     p->clock_phases.front().clock_mhz = clock;

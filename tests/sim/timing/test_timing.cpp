@@ -1,6 +1,7 @@
 // The timing model on small kernels whose cycle counts are computed by hand from the figures of
 // timing.md (never from the model's output), the profile-vs-run identity, and the formats.
 // Kernels: bench/timing/microbench.hpp (hipasm kernels; microbench.hip builds them into one code object).
+#include <cmath>
 #include <cstring>
 #include <fstream>
 
@@ -327,6 +328,23 @@ TEST_CASE("timing: hot spots of a hipasm kernel name the user's source lines", "
                     Catch::Contains("asm listing"));
 }
 #endif
+
+TEST_CASE("timing: the estimated clock is the clock its schedule runs at", "[timing]") {
+  // A streaming kernel beside the matrix cores on every CU: at a lower clock HBM gives more
+  // bytes per cycle, the MFMA share per cycle and the power rise, and the clock falls again. The
+  // reported schedule must be the one at the reported clock: the same dispatch at that clock,
+  // given, takes the same cycles (a schedule run at the first estimate differs by ~1%).
+  bench b;
+  const uint32_t groups = 608, trips = 8;
+  const size_t bytes = size_t(groups) * trips * 16384;
+  auto est = b.profile("stream_mfma", groups, 256, {}, bytes, nullptr, trips);
+  REQUIRE(est.profile->clock_estimated);
+  CHECK(est.profile->clock_mhz < 1900);  // power-limited
+  hipasm::rt::profile_options given;
+  given.clock_mhz = std::round(est.profile->clock_mhz);
+  auto fixed = b.profile("stream_mfma", groups, 256, given, bytes, nullptr, trips);
+  CHECK(double(est.profile->cycles) == Approx(double(fixed.profile->cycles)).epsilon(0.003));
+}
 
 TEST_CASE("timing: the clock follows the device's power (T7)", "[timing]") {
   bench b;
