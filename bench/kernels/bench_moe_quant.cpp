@@ -388,8 +388,9 @@ void row(const fs::path& aiter_dir, const fs::path& aiter_co, const shape& s, ui
   // MI300X rows of the rt2 kernel (32 tokens of DeepSeek V3): its 4-wave form, two workgroups a
   // CU, so stage 1's busy workgroups (16 x 33) run in one round, where the 8-wave stage 1 (one a
   // CU) takes two and the second round's blocks and their stage 2 leave a tail of idle CUs (not
-  // measured on MI355X: 256 CUs); MOE_QUANT_BENCH_W4=1 / 0 forces it on / off
-  bool rt2_w4 = rt2 && !target_gfx950;
+  // measured on MI355X: 256 CUs, but for one row below); MOE_QUANT_BENCH_W4=1 / 0 forces it on / off
+  // (MI355X: the 32-token 257-expert row, measured there; its other rt2 rows not measured)
+  bool rt2_w4 = rt2 && (!target_gfx950 || (tokens == 32 && s.experts == 257));
   if (const char* e = std::getenv("MOE_QUANT_BENCH_W4")) rt2_w4 = rt2 && std::atoi(e) != 0;
   // int8 rows of the wide kernel: its 4-wave form, moe_quant_i8_fused_w4 (stage 1 of the whole K a
   // wave, stage 2 4 waves x 2 row tiles): two workgroups a CU, so stage-2 workgroups start beside
