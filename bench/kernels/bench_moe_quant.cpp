@@ -34,7 +34,8 @@
 // the HBM idles); MOE_QUANT_BENCH_ROWS=A,B: our fused grid's rows of workgroups a stage
 // (launch_moe_quant_fused's moe_quant_rows; 0: the default).
 // MI300X fp8 rows on the rt2 kernel run its 4-wave form, moe_quant_fused_rt2_w4 (stage 1 of the
-// whole K a wave, stage 2 of 4 waves x 2 row tiles).
+// whole K a wave, stage 2 of 4 waves x 2 row tiles), and the 32-token int8 row the int8 one,
+// moe_quant_i8_fused_w4.
 // Rows whose one-pass grid (kernels/moe_quant_onepass.hip: stage 1 and its down slice a
 // workgroup, no waits between workgroups) suits the shape run it instead of the fused kernel
 // (moe_quant_onepass_suits: decode, every workgroup resident at once; MOE_QUANT_BENCH_ONEPASS=1 / 0 forces it on / off; its rows:
@@ -387,14 +388,23 @@ void row(const fs::path& aiter_dir, const fs::path& aiter_co, const shape& s, ui
   // MI300X rows of the rt2 kernel (32 tokens of DeepSeek V3): its 4-wave form, two workgroups a
   // CU, so stage 1's busy workgroups (16 x 33) run in one round, where the 8-wave stage 1 (one a
   // CU) takes two and the second round's blocks and their stage 2 leave a tail of idle CUs (not
-  // measured on MI355X: 256 CUs); MOE_QUANT_BENCH_W4=1 / 0 forces it on / off
-  bool rt2_w4 = rt2 && !target_gfx950;
+  // measured on MI355X: 256 CUs, but for one row below); MOE_QUANT_BENCH_W4=1 / 0 forces it on / off
+  // (MI355X: the 32-token 257-expert row, measured there; its other rt2 rows not measured)
+  bool rt2_w4 = rt2 && (!target_gfx950 || (tokens == 32 && s.experts == 257));
   if (const char* e = std::getenv("MOE_QUANT_BENCH_W4")) rt2_w4 = rt2 && std::atoi(e) != 0;
+  // int8 rows of the wide kernel: its 4-wave form, moe_quant_i8_fused_w4 (stage 1 of the whole K a
+  // wave, stage 2 4 waves x 2 row tiles): two workgroups a CU, so stage-2 workgroups start beside
+  // stage 1's last ones (measured at 32 tokens; the prefill row keeps the 8-wave form, not
+  // measured); MOE_QUANT_BENCH_W4=1 / 0 forces it on / off
+  bool i8_w4 = wide && tokens < 256;
+  if (const char* e = std::getenv("MOE_QUANT_BENCH_W4")) i8_w4 = wide && std::atoi(e) != 0;
   std::unique_ptr<rt::module> op_mod;
   if (onepass) op_mod = d.load_file(HIPASM_BENCH_ONEPASS_CO);
   result r =
       onepass && s.i8 ? from(hk::launch_moe_quant_onepass<moe_quant_bench::op_i8>(d, *op_mod, "moe_quant_i8_onepass", ws, qws, a, rows.stage1, o))
       : onepass       ? from(hk::launch_moe_quant_onepass<moe_quant_bench::op>(d, *op_mod, "moe_quant_onepass", ws, qws, a, rows.stage1, o))
+      : i8_w4  ? from(hk::launch_moe_quant_fused<moe_quant_bench::s1_i8_w4, moe_quant_bench::s2_i8_rt2_w4>(
+                 d, *s1_mod, "moe_quant_i8_fused_w4", ws, qws, a, rows, o))
       : wide   ? from(hk::launch_moe_quant_fused<moe_quant_bench::s1_i8, moe_quant_bench::s2_i8_wide>(
                  d, *s1_mod, "moe_quant_i8_fused_wide", ws, qws, a, rows, o))
       : s.i8 ? from(hk::launch_moe_quant_fused<moe_quant_bench::s1_i8, moe_quant_bench::s2_i8>(d, *s1_mod, "moe_quant_i8_fused",

@@ -301,6 +301,11 @@ TEST_CASE("moe_quant stage 2 with two row tiles a wave: fp8, int8, fused", "[ker
                                                true);
   check_moe_quant<cfg::q_s1_w4, cfg::q_s2_rt2>(m, "moe_q_fused_rt2_w4", m, "", 45, 2, 8, 5, 256, 128,
                                                route::one_expert_all, 36, true);
+  // int8 (the MI300X bench's 32-token int8 row)
+  check_moe_quant<cfg::i8_s1_w4, cfg::i8_s2_rt2>(m, "moe_i8_fused_rt2_w4", m, "", 37, 2, 16, 10, 384, 256, route::random,
+                                                 37, true);
+  check_moe_quant<cfg::i8_s1_w4, cfg::i8_s2_rt2>(m, "moe_i8_fused_rt2_w4", m, "", 45, 2, 8, 5, 256, 128,
+                                                 route::one_expert_all, 38, true);
 }
 
 TEST_CASE("moe_quant fused: rows of workgroups given", "[kernels][moe_quant]") {

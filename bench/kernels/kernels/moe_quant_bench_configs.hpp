@@ -32,6 +32,10 @@ constexpr hipasm::kernels::moe_quant_config s1_i8{.type = hipasm::kernels::quant
 // token of the 6144-dim row: 47.3 against 53.4 us), else 8 x 1 (32 tokens: 177.0 against 185.9 us)
 constexpr hipasm::kernels::moe_quant_config s2_i8{.type = hipasm::kernels::quant_type::i8, .waves = 4, .k_split = 2};
 constexpr hipasm::kernels::moe_quant_config s2_i8_wide{.type = hipasm::kernels::quant_type::i8, .waves = 8, .k_split = 1};
+// the int8 fused kernel in 4-wave workgroups (rt2_w4's layout: stage 1 of the whole K a wave,
+// stage 2 4 waves x 2 row tiles): two a CU
+constexpr hipasm::kernels::moe_quant_config s1_i8_w4{.type = hipasm::kernels::quant_type::i8, .waves = 4, .k_split = 1, .gated = true};
+constexpr hipasm::kernels::moe_quant_config s2_i8_rt2_w4{.type = hipasm::kernels::quant_type::i8, .waves = 4, .k_split = 1, .row_tiles = 2};
 // the wide one when it makes at least this many stage-2 workgroups (ceil(dim / 256) x routed experts)
 constexpr uint32_t wide_min_groups = 128;
 }  // namespace moe_quant_bench

@@ -27,6 +27,8 @@ constexpr moe_quant_config i8_s2_rt2{.type = quant_type::i8, .waves = 4, .max_wo
 constexpr moe_quant_config q_s2_8w_rt2{.waves = 4, .k_split = 2, .max_workgroups = 6, .row_tiles = 2};
 // the fused kernel in 4-wave workgroups: stage 1 of the whole K a wave, stage 2 q_s2_rt2
 constexpr moe_quant_config q_s1_w4{.waves = 4, .k_split = 1, .gated = true, .max_workgroups = 3};
+// and int8 (stage 2 i8_s2_rt2)
+constexpr moe_quant_config i8_s1_w4{.type = quant_type::i8, .waves = 4, .k_split = 1, .gated = true, .max_workgroups = 3};
 // one pass (stage 1 and its down slice a workgroup): q_s1 and i8_s1 (8 waves), and g1u0 over 1
 // wave with three tiles in flight
 constexpr moe_quant_config q_op_g1u0{.waves = 4, .k_split = 1, .gated = false, .pipeline = 3};
