@@ -1383,23 +1383,20 @@ std::shared_ptr<sim::profile> simulate(const Recorder& rec, const KernelShape& s
   }
   const uint64_t sustained_cycles = at_sustained.cycles, peak_cycles = at_peak.cycles;
   if (clock == dev.peak_mhz) *p = std::move(at_peak);
-  else if (clock == dev.sustained_mhz && !estimated) *p = std::move(at_sustained);
-  else if (!estimated) schedule_at(clock, *p);
   else {
-    // The schedule at a lower clock has more HBM bytes per cycle, so busier phases and a clock
-    // lower again: run it until the clock its phases give is the clock it ran at (the map is
-    // monotone, so this converges from above; a few MHz is below the model's resolution).
-    const sim::profile base = *p;
-    bool scheduled = clock == dev.sustained_mhz;
-    if (scheduled) *p = std::move(at_sustained);
-    for (int run = 0;; ++run) {
-      if (!scheduled) schedule_at(clock, *p);
-      scheduled = false;
+    // An estimated clock: the schedule at a lower clock has more HBM bytes per cycle, so busier
+    // phases and a different clock again. Run it again at the clock its phases give until that
+    // settles (a few MHz is below the model's resolution), at most kClockFixedPointRuns times.
+    const sim::profile base = estimated ? *p : sim::profile{};
+    if (clock == dev.sustained_mhz) *p = std::move(at_sustained);
+    else schedule_at(clock, *p);
+    for (int run = 0; estimated && run < kClockFixedPointRuns; ++run) {
       const double us = phases_us(p->clock_phases);
       const double next = us > 0 ? std::round(double(p->cycles) / us) : clock;
-      if (std::abs(next - clock) <= kClockFixedPointMhz || run == kClockFixedPointRuns) break;
+      if (std::abs(next - clock) <= kClockFixedPointMhz) break;
       clock = next;
       *p = base;
+      schedule_at(clock, *p);
     }
   }
   if (!estimated) {
