@@ -702,8 +702,16 @@ class builder : public active_target::mnemonics<builder> {
     }
     m.def_seq.data()[id] = m.seq;
   }
+  // value_memo's entries all dropped: after an edit that memo_note does not see.
+  constexpr void forget_memo() { ++memo_.epoch; }
+  // A block's instructions, for an edit that bypasses emission (lowering code placing a branch
+  // or an EXEC save in another block, removing an instruction): the memo is dropped first.
+  constexpr vec<instr>& edit_instrs(uint32_t block) {
+    forget_memo();
+    return fn.blocks[block].instrs;
+  }
   constexpr void start_block() {
-    ++memo_.epoch;
+    forget_memo();
     fn.blocks.emplace_back();
     cur_ = static_cast<uint32_t>(fn.blocks.size() - 1);
     block_has_label_ = false;

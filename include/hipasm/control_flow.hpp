@@ -260,8 +260,7 @@ constexpr void builder::if_result::Else(F&& else_body, std::source_location loc)
     br.num_operands = 1;
     br.ops[0] = detail::label_op(end.id);
     br.loc = l;
-    B.fn.blocks[st.then_end_block].instrs.push_back(br);
-    ++B.memo_.epoch;
+    B.edit_instrs(st.then_end_block).push_back(br);
     B.exec_may_be_empty_ = st.exec_may_be_empty_before;
     else_body();
     B.exec_may_be_empty_ = B.exec_may_be_empty_ || st.exec_may_be_empty_then;
@@ -277,8 +276,7 @@ constexpr void builder::if_result::Else(F&& else_body, std::source_location loc)
       st.skip_block = -1;
     }
     // Replace the restore by: EXEC = saved & ~mask (the lanes that did not take then).
-    B.fn.blocks[B.cur_block()].instrs.pop_back();
-    ++B.memo_.epoch;
+    B.edit_instrs(B.cur_block()).pop_back();
     L.e(O::s_andn2_b64, {detail::exec_op(), detail::reg_op(st.save), detail::reg_op(st.mask)});
     B.emit_raw(O::s_cbranch_execz, {detail::label_op(end.id)}, l);
     B.div_stack_.push_back({st.save, st.mask, end.id});
@@ -349,8 +347,7 @@ constexpr void builder::For(I&& init, C&& condition, S&& step, F&& body, std::so
     sv.ops[0] = detail::reg_op(lp.save);
     sv.ops[1] = detail::exec_op();
     sv.loc = l;
-    fn.blocks[lp.entry_block].instrs.push_back(sv);
-    ++memo_.epoch;
+    edit_instrs(lp.entry_block).push_back(sv);
     detail::reg_ref m = detail::emit_vector_cmp(L, c);
     L.e(O::s_and_b64, {detail::exec_op(), detail::exec_op(), detail::reg_op(m)});
     emit_raw(O::s_cbranch_execz, {detail::label_op(lp.exit)}, l);
@@ -404,8 +401,7 @@ constexpr void builder::loop_lane_save(detail::loop_ctx& lp, src_loc l) {
   lp.lane_exit = true;
   if (lp.save.b) return;
   lp.save = new_reg(reg_class::sgpr, 2, 2, l);
-  ++memo_.epoch;
-  instr& sv = fn.blocks[lp.entry_block].instrs.emplace_back();
+  instr& sv = edit_instrs(lp.entry_block).emplace_back();
   sv.op = static_cast<uint16_t>(O::s_mov_b64);
   sv.num_operands = 2;
   sv.ops[0] = detail::reg_op(lp.save);
@@ -487,8 +483,7 @@ constexpr void builder::Continue(std::source_location loc) {
     z.loc = l;
     // insert at the front, element by element (std::vector::insert trips clang's bytecode
     // interpreter: "memcpy between overlapping memory regions")
-    ++memo_.epoch;
-    auto& ins = fn.blocks[lp.body_block].instrs;
+    auto& ins = edit_instrs(lp.body_block);
     ins.push_back(z);
     for (std::size_t i = ins.size() - 1; i > 0; --i) {
       instr t = ins[i - 1];  // through a local: element-to-element copies trip the same check
@@ -612,8 +607,7 @@ constexpr void builder::resolve_skip(int32_t& slot, uint32_t target, src_loc l) 
     }
   }
   if (!any) return;
-  ++memo_.epoch;
-  instr& br = fn.blocks[from].instrs.emplace_back();
+  instr& br = edit_instrs(from).emplace_back();
   br.op = static_cast<uint16_t>(O::s_cbranch_execz);
   br.num_operands = 1;
   br.ops[0] = detail::label_op(target);

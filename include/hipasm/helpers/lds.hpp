@@ -151,17 +151,24 @@ constexpr void memo_store(builder& b, uint64_t key, const operand& a, const oper
   e.op = in.op;
 }
 // f(a, c) through the memo: made by `make` (which emits the value's instructions) when no
-// memoised value stands.
-template <class F>
-constexpr operand memoised(builder& b, uint64_t key, const operand& a, const operand& c, F&& make) {
+// memoised value stands; memoised only when `keep` accepts the instruction that made it (the
+// current block's last).
+template <class F, class Keep>
+constexpr operand memoised_if(builder& b, uint64_t key, const operand& a, const operand& c, F&& make, Keep&& keep) {
   const uint64_t pa = memo_source(a), pc = memo_source(c);
   if (key == 0 || pa == ~uint64_t{0} || pc == ~uint64_t{0}) return make();
   operand r = memo_find(b, key, a, c);
   if (r.k != operand::kind::none) return r;
   const uint32_t first = memo_begin(b), epoch = b.memo_.epoch, block = b.cur_block();
   r = make();
-  memo_store(b, key, a, c, first, epoch, block, r);
+  const vec<instr>& list = b.fn.blocks[block].instrs;
+  if (b.cur_block() == block && list.size() != 0 && keep(list.data()[list.size() - 1]))
+    memo_store(b, key, a, c, first, epoch, block, r);
   return r;
+}
+template <class F>
+constexpr operand memoised(builder& b, uint64_t key, const operand& a, const operand& c, F&& make) {
+  return memoised_if(b, key, a, c, static_cast<F&&>(make), [](const instr&) { return true; });
 }
 
 struct lds_block {
@@ -607,22 +614,18 @@ class lds_view {
     if (rs < 2 || !detail::pow2(rs) || R.k != operand::kind::vreg || R.cls != reg_class::vgpr || R.dwords != 1 ||
         b.err.failed || detail::recent_def(b, static_cast<uint32_t>(R.value)) >= 0)
       return add_const(b, R, rc);
-    const uint64_t key = memo_key(memo_kind::add, static_cast<uint32_t>(rc));
-    operand r = detail::memo_find(b, key, R);
-    if (r.k != operand::kind::none) return r;
-    const uint32_t first = detail::memo_begin(b), epoch = b.memo_.epoch, block = b.cur_block();
-    r = add_const(b, R, rc);
-    // (only the plain add: v_add_u32 of R and the constant)
-    const vec<instr>& list = b.fn.blocks[block].instrs;
-    if (b.cur_block() == block && list.size() != 0) {
-      const instr& in = list.data()[list.size() - 1];
-      const bool r1 = in.ops[1].k == operand::kind::vreg && in.ops[1].value == R.value && in.ops[1].offset == R.offset;
-      const bool r2 = in.ops[2].k == operand::kind::vreg && in.ops[2].value == R.value && in.ops[2].offset == R.offset;
-      if (in.op == static_cast<uint16_t>(target_op::v_add_u32) && in.num_operands == 3 &&
-          ((in.ops[1].k == operand::kind::imm && r2) || (in.ops[2].k == operand::kind::imm && r1)))
-        detail::memo_store(b, key, R, {}, first, epoch, block, r);
-    }
-    return r;
+    // (only the plain add: v_add_u32 of R and the constant; the lambdas read locals: clang's
+    // bytecode interpreter cannot read a reference parameter there)
+    builder& bl = b;
+    const operand Rl = R;
+    auto is_r = [&](const operand& o) { return o.k == operand::kind::vreg && o.value == Rl.value && o.offset == Rl.offset; };
+    return detail::memoised_if(bl, memo_key(memo_kind::add, static_cast<uint32_t>(rc)), Rl, {},
+                               [&] { return add_const(bl, Rl, rc); },
+                               [&](const instr& in) {
+                                 return in.op == static_cast<uint16_t>(target_op::v_add_u32) && in.num_operands == 3 &&
+                                        ((in.ops[1].k == operand::kind::imm && is_r(in.ops[2])) ||
+                                         (in.ops[2].k == operand::kind::imm && is_r(in.ops[1])));
+                               });
   }
   // R * rs + colx. With rs a power of two above 1 and R a VGPR: the v_lshl_add_u32 the
   // expression lowering makes of the two (fold_int fuses the add with the fresh shift of R),

@@ -278,7 +278,7 @@ constexpr bool peel_constant(builder& b, uint32_t id, operand& base, int64_t& c,
     in.ops[3] = operand{};
     base = d;
     exact = add_cannot_wrap(value_range{b}.of_instr(in, rec.block, rec.end - 1, 6), c);
-    ++b.memo_.epoch;
+    b.forget_memo();
     b.last_expr_ = {};
     return true;
   } else {
@@ -287,7 +287,7 @@ constexpr bool peel_constant(builder& b, uint32_t id, operand& base, int64_t& c,
   if (base.dwords != 1) return false;
   exact = c == 0 || add_cannot_wrap(value_range{b}.of(base, rec.block, rec.end - 1, 6), c);
   if (drop) list.pop_back();
-  ++b.memo_.epoch;
+  b.forget_memo();
   b.last_expr_ = {};
   return true;
 }
