@@ -67,10 +67,14 @@
 
 namespace hipasm::kernels {
 
-// How dQ is computed: by f32 atomics of the main kernel into dq_acc (converted by convert_dq), or
-// by a kernel of its own that recomputes S and dP with the queries stationary (no atomics, no
-// dq_acc; FlashAttention-2's separate dQ pass).
-enum class attn_bwd_dq : uint8_t { atomic, recompute };
+// How dQ is computed: by f32 atomics of the main kernel into dq_acc (converted by convert_dq:
+// AMD's "a32"), or by a kernel of its own that recomputes S and dP with the queries stationary
+// (no atomics, no dq_acc; FlashAttention-2's separate dQ pass), or (atomic16, AMD's "a16") by
+// packed 16-bit atomics of the main kernel straight into dQ: each key tile's partial, scaled and
+// rounded to the dtype, added in the dtype (global_atomic_pk_add_bf16 / _f16, two adjacent head
+// dims of one query row a lane; no dq_acc, no convert_dq for dQ). Every partial sum of dQ is
+// rounded to the dtype (a rounding a key tile: the error grows with seqlen_k / 128).
+enum class attn_bwd_dq : uint8_t { atomic, recompute, atomic16 };
 
 struct attn_bwd_config {
   uint32_t head_dim = 128;  // 64 or 128
@@ -108,6 +112,9 @@ constexpr const char* attn_bwd_config_error(const attn_bwd_config& c) {
   if (c.lds_lookahead < 2 || c.lds_lookahead > 8) return "attn_bwd: lds_lookahead must be 2 to 8";
   if (c.top_left && !c.causal) return "attn_bwd: top_left aligns the causal mask: it needs causal = true";
   if (c.lds_bytes() > 65536) return "attn_bwd: the K^T, Q, dO, Q^T, dO^T and dS tiles exceed 64 KiB of LDS (fewer waves)";
+  if (c.dq == attn_bwd_dq::atomic16 &&
+      isa::find_instr(c.dtype == attn_dtype::f16 ? "global_atomic_pk_add_f16" : "global_atomic_pk_add_bf16") < 0)
+    return "attn_bwd: dq = atomic16 needs the target's global_atomic_pk_add_bf16 (f16: _f16)";
   return nullptr;
 }
 
@@ -199,8 +206,9 @@ constexpr void attn_bwd_rows_through_lds(builder J, const View& S, Frags f, lds_
 
 }  // namespace detail
 
-// dot_do_o: D[h][t] = sum_d dO[t][h][d] O[t][h][d] (f32), and dq_acc = 0; rows of (token, head)
-// are consecutive in memory ([total_q, heads, head_dim]): a lane takes 8 elements of one row.
+// dot_do_o: D[h][t] = sum_d dO[t][h][d] O[t][h][d] (f32), and dq_acc = 0 (dq = atomic16: dq_acc_ptr
+// is dQ itself, of the dtype, zeroed); rows of (token, head) are consecutive in memory
+// ([total_q, heads, head_dim]): a lane takes 8 elements of one row.
 template <attn_bwd_config C>
 constexpr void attn_bwd_dot_do_o_kernel(builder J, arg<float*> delta_ptr, arg<float*> dq_acc_ptr,
                                         arg<const uint16_t*> o_ptr, arg<const uint16_t*> do_ptr, arg<const int*> cu_q,
@@ -215,7 +223,8 @@ constexpr void attn_bwd_dot_do_o_kernel(builder J, arg<float*> delta_ptr, arg<fl
   nrows = totq * num_q_heads;
   nrec = nrows * (D * 2);
   auto Ob = make_buffer(J, o_ptr, nrec), dOb = make_buffer(J, do_ptr, nrec);
-  nrec = nrows * (D * 4);
+  constexpr bool A16 = C.dq == attn_bwd_dq::atomic16;
+  nrec = nrows * (D * (A16 ? 2 : 4));
   auto Ab = make_buffer(J, dq_acc_ptr, nrec);  // (recompute: dq_acc unused, its address may be 0)
   nrec = nrows << 2;
   auto Db = make_buffer(J, delta_ptr, nrec);
@@ -233,6 +242,11 @@ constexpr void attn_bwd_dot_do_o_kernel(builder J, arg<float*> delta_ptr, arg<fl
     off = row * (D * 4) + (col << 2);
     Ab.store(z, at(off));
     Ab.store(z, at(off) + 16);
+  } else if constexpr (A16) {
+    auto z = J.vgpr<u32>(4);
+    z.fill(0u);
+    off = row * (D * 2) + (col << 1);
+    Ab.store(z, at(off));
   }
   J.s_waitcnt(vmcnt(0));
   // 16-bit pairs: the low half is element 2i, the high half 2i + 1
@@ -373,6 +387,7 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
   constexpr int RS = C.lds_lookahead < DS ? static_cast<int>(C.lds_lookahead) : DS, RT = static_cast<int>(C.lds_lookahead);
   auto pipelined = [&](int n, int ring, auto read, auto use) { detail::attn_bwd_pipelined(n, ring, read, use); };
   constexpr bool RC = C.dq == attn_bwd_dq::recompute;  // no dQ here (attn_bwd_dq_kernel's)
+  constexpr bool A16 = C.dq == attn_bwd_dq::atomic16;   // dq_acc_ptr is dQ (the dtype)
 
   // Workgroup id (x fastest) -> key tile (slowest), then (head, sequence) rotated by the key
   // tile: dispatched in that order, the causal grids' longest workgroups (the first key tiles
@@ -409,7 +424,16 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
   shift = qse[0] * q_stride + head * (D * 2);
   Qb.shift_base(shift);
   dOb.shift_base(shift);
-  nrec = nrec + nrec;  // (f32)
+  // atomic16: the sequence's and head's first dQ element, then each pair p of dQ's C-layout
+  // registers' row offset (rows 8 (p / 2) + 2 (p % 2) of a lane's first), the atomics' bases
+  auto dqrow = J.sgpr<u64>(A16 ? 8 : 1);
+  if constexpr (A16) {
+    dqrow[0] = dq_acc_ptr + mul_wide(shift, 1u);
+    for (int p = 1; p < 8; ++p) dqrow[p] = dqrow[0] + mul_wide(q_stride, static_cast<uint32_t>(8 * (p / 2) + 2 * (p % 2)));
+  }
+  // (atomic16: a buffer of no records, its only use the prologue's dropped atomics)
+  if constexpr (A16) nrec = 0u;
+  else nrec = nrec + nrec;  // (f32)
   auto Ab = make_buffer(J, dq_acc_ptr, nrec);
   shift = shift + shift;
   Ab.shift_base(shift);
@@ -645,10 +669,57 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
     aoff[j] = 0x80000000u;  // (past dq_acc: the prologue's atomics are dropped)
   }
   auto rowoff = J.sgpr<u32>(16);
-  for (int r = 0; r < (RC ? 0 : 16); ++r) rowoff[r] = (q_stride + q_stride) * static_cast<uint32_t>(8 * (r / 4) + r % 4);
+  for (int r = 0; r < (RC || A16 ? 0 : 16); ++r) rowoff[r] = (q_stride + q_stride) * static_cast<uint32_t>(8 * (r / 4) + r % 4);
+  // atomic16: dQ's C layout has one head dim a lane (dim 32 blk + l32; register r: row 8 (r /
+  // 4) + 4h + r % 4). Pair p = registers 2p, 2p + 1 (rows R, R + 1) is scaled and rounded to
+  // one dword (R low, R + 1 high) and swapped with the other lane of the pair l32 ^ 1 (DPP
+  // quad_perm [1,0,3,2]); a byte permute keeps, on an even lane, row R of its dims l32, l32 + 1,
+  // on an odd one row R + 1 of dims l32 - 1, l32: one packed atomic (the CDNA3 ISA's
+  // GLOBAL_ATOMIC_PK_ADD_BF16 / _F16, 12.16 Flat/Global atomics: two 16-bit adds in a dword)
+  // a lane a pair, half the a32 form's. Rows past seqlen_q (the last tile's) hold dQ = 0
+  // (their dS is 0): their atomics are sent to the sequence's last row instead (adding 0), as
+  // global atomics have no buffer range to drop them.
+  auto qodd = J.vgpr<u32>(), lrow = J.vgpr<u32>(), lcol = J.vgpr<u32>(A16 ? QBW : 1), psel = J.vgpr<u32>();
+  auto sq1 = J.sgpr<i32>();
+  if constexpr (A16) {
+    qodd = lane & 1u;
+    psel = select(qodd != 0u, 0x03020706u, 0x05040100u);  // odd: the other's high half, its own; even: own low, the other's
+    sq1 = sq - 1;
+    lrow = trow + qodd;
+    for (int j = 0; j < QBW; ++j) lcol[j] = (bc[j] - qodd) << 1;
+  }
   auto dq_atomics = [&] {
+    if constexpr (A16) {
+      for (int j = 0; j < QBW; ++j) {
+        for (int p = 0; p < 8; ++p) {
+          auto pk = J.vgpr<u32>(), nb = J.vgpr<u32>();
+          detail::attn_pack2<C.dtype>(J, pk, dq[j][2 * p] * scale, dq[j][2 * p + 1] * scale);
+          J.v_mov_b32(nb, pk, dpp::quad_perm(1, 0, 3, 2));
+          J.v_perm_b32(dq[j][p].template as<u32>(), nb, pk, psel);  // (registers 2p, 2p + 1 read: p <= 2p)
+        }
+        auto atomic = [&](const gpr<dtype::u32>& off, int p, const gpr<dtype::u64>& base) {
+          if constexpr (C.dtype == attn_dtype::f16) J.global_atomic_pk_add_f16(off, dq[j][p].template as<u32>(), base);
+          else J.global_atomic_pk_add_bf16(off, dq[j][p].template as<u32>(), base);
+        };
+        J.If(m0 + static_cast<int32_t>(BM) <= sq, [&] {
+          for (int p = 0; p < 8; ++p) atomic(aoff[j], p, dqrow[p]);
+        }).Else([&] {
+          for (int p = 0; p < 8; ++p) {
+            auto o = J.vgpr<u32>();
+            o = (min(lrow.as<i32>() + (m0 + static_cast<int32_t>(8 * (p / 2) + 2 * (p % 2))), sq1)).as<u32>() * q_stride + lcol[j];
+            atomic(o, p, dqrow[0]);
+          }
+        });
+      }
+      return;
+    }
     for (int j = 0; j < (RC ? 0 : QBW); ++j)
       for (int r = 0; r < 16; ++r) Ab.atomic_add_f32(dq[j][r], at(aoff[j]) + at(rowoff[r]));
+  };
+  // (atomic16's prologue: as many dropped VMEM operations, on the buffer of no records)
+  auto dq_atomics_dropped = [&] {
+    for (int j = 0; j < (A16 ? QBW : 0); ++j)
+      for (int p = 0; p < 8; ++p) Ab.atomic_add_f32(dq[j][p], at(aoff[j]));
   };
 
   // The staged tile (stg) into LDS (rows and transposed). Every unit is some wave's when 2 D
@@ -809,7 +880,9 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
                   if constexpr (all_units) emit_cycles(J, next_tile, share);
                 });
       // dq_acc (unscaled; convert_dq scales): row m0 + 8 (r / 4) + 4h + r % 4, dim 32 blk + l32
-      aoff[j] = (m0.as<u32>() + trow) * (q_stride + q_stride) + (bc[j] << 2);
+      // (atomic16: dQ, pair 0's row and first dim of the lane)
+      if constexpr (A16) aoff[j] = (lrow + m0.as<u32>()) * q_stride + lcol[j];
+      else aoff[j] = (m0.as<u32>() + trow) * (q_stride + q_stride) + (bc[j] << 2);
     }
     if constexpr (all_units && !RC) emit_all(J, next_tile);
     else store_tile();
@@ -828,7 +901,8 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
   prefetch(m1);
   // (dropped: aoff is past dq_acc) both paths into the loop head then end with a prefetch and
   // the atomics
-  dq_atomics();
+  if constexpr (A16) dq_atomics_dropped();
+  else dq_atomics();
   J.While([&] { return m0 < sq; }, [&] {
     iteration();
     m0 = m0 + static_cast<int32_t>(BM);
