@@ -424,16 +424,10 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
   shift = qse[0] * q_stride + head * (D * 2);
   Qb.shift_base(shift);
   dOb.shift_base(shift);
-  // atomic16: the sequence's and head's first dQ element, then each pair p of dQ's C-layout
-  // registers' row offset (rows 8 (p / 2) + 2 (p % 2) of a lane's first), the atomics' bases
-  auto dqrow = J.sgpr<u64>(A16 ? 8 : 1);
-  if constexpr (A16) {
-    dqrow[0] = dq_acc_ptr + mul_wide(shift, 1u);
-    for (int p = 1; p < 8; ++p) dqrow[p] = dqrow[0] + mul_wide(q_stride, static_cast<uint32_t>(8 * (p / 2) + 2 * (p % 2)));
-  }
-  // (atomic16: a buffer of no records, its only use the prologue's dropped atomics)
-  if constexpr (A16) nrec = 0u;
-  else nrec = nrec + nrec;  // (f32)
+  // atomic16: the sequence's and head's first dQ element (the atomics' base)
+  auto dqbase = J.sgpr<u64>();
+  if constexpr (A16) dqbase = dq_acc_ptr + mul_wide(shift, 1u);
+  nrec = nrec + nrec;  // (f32)
   auto Ab = make_buffer(J, dq_acc_ptr, nrec);
   shift = shift + shift;
   Ab.shift_base(shift);
@@ -676,50 +670,42 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
   // quad_perm [1,0,3,2]); a byte permute keeps, on an even lane, row R of its dims l32, l32 + 1,
   // on an odd one row R + 1 of dims l32 - 1, l32: one packed atomic (the CDNA3 ISA's
   // GLOBAL_ATOMIC_PK_ADD_BF16 / _F16, 12.16 Flat/Global atomics: two 16-bit adds in a dword)
-  // a lane a pair, half the a32 form's. Rows past seqlen_q (the last tile's) hold dQ = 0
-  // (their dS is 0): their atomics are sent to the sequence's last row instead (adding 0), as
-  // global atomics have no buffer range to drop them.
-  auto qodd = J.vgpr<u32>(), lrow = J.vgpr<u32>(), lcol = J.vgpr<u32>(A16 ? QBW : 1), psel = J.vgpr<u32>();
-  auto sq1 = J.sgpr<i32>();
+  // a lane a pair, half the a32 form's. A tile's dQ is sent during the next tile's S = Q K^T
+  // (interleaved with its MFMAs, off the barrier's path; the last tile's after the loop), so
+  // the first tile sends the zeros of dq's fill. Rows past seqlen_q (the last tile's) hold dQ
+  // = 0 (their dS is 0): their atomics go to the sequence's last row instead (adding 0; global
+  // atomics have no buffer range to drop them): the offsets clamped to that row's.
+  auto qodd = J.vgpr<u32>(), lcol = J.vgpr<u32>(A16 ? QBW : 1), lim = J.vgpr<u32>(A16 ? QBW : 1), psel = J.vgpr<u32>();
+  auto dlt = J.sgpr<u32>(A16 ? 8 : 1);  // pair p's rows past the lane's first, in bytes
+  auto lrow = J.vgpr<u32>();            // the lane's first row in a tile
   if constexpr (A16) {
     qodd = lane & 1u;
-    psel = select(qodd != 0u, 0x03020706u, 0x05040100u);  // odd: the other's high half, its own; even: own low, the other's
-    sq1 = sq - 1;
     lrow = trow + qodd;
-    for (int j = 0; j < QBW; ++j) lcol[j] = (bc[j] - qodd) << 1;
-  }
-  auto dq_atomics = [&] {
-    if constexpr (A16) {
-      for (int j = 0; j < QBW; ++j) {
-        for (int p = 0; p < 8; ++p) {
-          auto pk = J.vgpr<u32>(), nb = J.vgpr<u32>();
-          detail::attn_pack2<C.dtype>(J, pk, dq[j][2 * p] * scale, dq[j][2 * p + 1] * scale);
-          J.v_mov_b32(nb, pk, dpp::quad_perm(1, 0, 3, 2));
-          J.v_perm_b32(dq[j][p].template as<u32>(), nb, pk, psel);  // (registers 2p, 2p + 1 read: p <= 2p)
-        }
-        auto atomic = [&](const gpr<dtype::u32>& off, int p, const gpr<dtype::u64>& base) {
-          if constexpr (C.dtype == attn_dtype::f16) J.global_atomic_pk_add_f16(off, dq[j][p].template as<u32>(), base);
-          else J.global_atomic_pk_add_bf16(off, dq[j][p].template as<u32>(), base);
-        };
-        J.If(m0 + static_cast<int32_t>(BM) <= sq, [&] {
-          for (int p = 0; p < 8; ++p) atomic(aoff[j], p, dqrow[p]);
-        }).Else([&] {
-          for (int p = 0; p < 8; ++p) {
-            auto o = J.vgpr<u32>();
-            o = (min(lrow.as<i32>() + (m0 + static_cast<int32_t>(8 * (p / 2) + 2 * (p % 2))), sq1)).as<u32>() * q_stride + lcol[j];
-            atomic(o, p, dqrow[0]);
-          }
-        });
-      }
-      return;
+    psel = select(qodd != 0u, 0x03020706u, 0x05040100u);  // odd: the other's high half, its own; even: own low, the other's
+    auto sq1 = J.sgpr<u32>();
+    sq1 = (sq - 1).as<u32>() * q_stride;
+    for (int j = 0; j < QBW; ++j) {
+      lcol[j] = (bc[j] - qodd) << 1;
+      lim[j] = lcol[j] + sq1;
     }
-    for (int j = 0; j < (RC ? 0 : QBW); ++j)
-      for (int r = 0; r < 16; ++r) Ab.atomic_add_f32(dq[j][r], at(aoff[j]) + at(rowoff[r]));
+    for (int p = 0; p < 8; ++p) dlt[p] = q_stride * static_cast<uint32_t>(8 * (p / 2) + 2 * (p % 2));
+  }
+  // (a16) pack and send the pending tile's dQ (aoff: its lane offsets)
+  auto dq_flush = [&] {
+    for (int j = 0; j < QBW; ++j)
+      for (int p = 0; p < 8; ++p) {
+        auto pk = J.vgpr<u32>(), nb = J.vgpr<u32>(), o = J.vgpr<u32>();
+        detail::attn_pack2<C.dtype>(J, pk, dq[j][2 * p] * scale, dq[j][2 * p + 1] * scale);
+        J.v_mov_b32(nb, pk, dpp::quad_perm(1, 0, 3, 2));
+        J.v_perm_b32(dq[j][p].template as<u32>(), nb, pk, psel);  // (registers 2p, 2p + 1 read: p <= 2p)
+        o = min(aoff[j] + dlt[p], lim[j]);
+        if constexpr (C.dtype == attn_dtype::f16) J.global_atomic_pk_add_f16(o, dq[j][p].template as<u32>(), dqbase);
+        else J.global_atomic_pk_add_bf16(o, dq[j][p].template as<u32>(), dqbase);
+      }
   };
-  // (atomic16's prologue: as many dropped VMEM operations, on the buffer of no records)
-  auto dq_atomics_dropped = [&] {
-    for (int j = 0; j < (A16 ? QBW : 0); ++j)
-      for (int p = 0; p < 8; ++p) Ab.atomic_add_f32(dq[j][p], at(aoff[j]));
+  auto dq_atomics = [&] {
+    for (int j = 0; j < (RC || A16 ? 0 : QBW); ++j)
+      for (int r = 0; r < 16; ++r) Ab.atomic_add_f32(dq[j][r], at(aoff[j]) + at(rowoff[r]));
   };
 
   // The staged tile (stg) into LDS (rows and transposed). Every unit is some wave's when 2 D
@@ -821,7 +807,13 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
     };
     // The VALU work runs in the MFMAs' shadow, placed by hand (emit_cycles after each MFMA step):
     // P reads only S (done) and LSE, dS only dP (done), P and D, none of them the products' results
-    rows_prod(QS, q_addr, qa, kf, s, [](int) {});
+    if constexpr (A16) {  // (the previous tile's dQ, under S's MFMAs)
+      instr_stream fl = record(J, dq_flush);
+      rows_prod(QS, q_addr, qa, kf, s, [&](int) { emit_cycles(J, fl, dk2 ? 28 : 56); });
+      emit_all(J, fl);
+    } else {
+      rows_prod(QS, q_addr, qa, kf, s, [](int) {});
+    }
     {
       instr_stream sp = record(J, softmax_p);
       rows_prod(OS, o_addr, oa, vf, dp, [&](int) { emit_cycles(J, sp, dk2 ? 28 : 56); });
@@ -901,12 +893,16 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
   prefetch(m1);
   // (dropped: aoff is past dq_acc) both paths into the loop head then end with a prefetch and
   // the atomics
-  if constexpr (A16) dq_atomics_dropped();
-  else dq_atomics();
+  if constexpr (A16) {
+    for (int j = 0; j < QBW; ++j) aoff[j] = (lrow + m0.as<u32>()) * q_stride + lcol[j];  // (the fill's zeros: valid rows)
+  } else {
+    dq_atomics();
+  }
   J.While([&] { return m0 < sq; }, [&] {
     iteration();
     m0 = m0 + static_cast<int32_t>(BM);
   });
+  if constexpr (A16) J.If(m_first < sq, dq_flush);  // (the last tile's dQ)
 
   // ---- dK = scale (dK^T)^T, dV = (dV^T)^T through LDS (the whole of it, free once every wave
   // is past its last tile's dQ reads): a wave writes its 32 keys' f32 rows straight from the
