@@ -24,7 +24,9 @@
 //     32w .. 32w + 31; with S = Q K^T, P = 2^(S scale log2 e - LSE log2 e), dP = dO V^T,
 //     dS = P (dP - D) (FlashAttention-2, Dao 2023, Algorithm 2):
 //       dV^T += dO^T P, dK^T += Q^T dS (accumulators in AGPRs, one 32x32 block per 32 dims),
-//       dQ (+)= dS K over the workgroup's keys, by buffer f32 atomics into dq_acc.
+//       dQ (+)= dS K over the workgroup's keys, by buffer f32 atomics into dq_acc (dq =
+//       atomic16: scaled, rounded to the dtype and added into dQ by packed 16-bit atomics,
+//       under the next query tile's S MFMAs; dq_acc and convert_dq's dQ part not used).
 //     S and dP have the keys as the MFMA's columns (B = the wave's K or V rows, held in VGPRs,
 //     loaded as whole rows through LDS at the start; A = Q or dO rows from LDS): each lane holds
 //     one key's scores, so the C layout of P and dS is directly the B operand of the dV^T and
@@ -668,9 +670,9 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
   // 4) + 4h + r % 4). Pair p = registers 2p, 2p + 1 (rows R, R + 1) is scaled and rounded to
   // one dword (R low, R + 1 high) and swapped with the other lane of the pair l32 ^ 1 (DPP
   // quad_perm [1,0,3,2]); a byte permute keeps, on an even lane, row R of its dims l32, l32 + 1,
-  // on an odd one row R + 1 of dims l32 - 1, l32: one packed atomic (the CDNA3 ISA's
-  // GLOBAL_ATOMIC_PK_ADD_BF16 / _F16, 12.16 Flat/Global atomics: two 16-bit adds in a dword)
-  // a lane a pair, half the a32 form's. A tile's dQ is sent during the next tile's S = Q K^T
+  // on an odd one row R + 1 of dims l32 - 1, l32: one packed atomic (global_atomic_pk_add_bf16
+  // / _f16: two 16-bit adds in a dword; gfx942 has no buffer_atomic_pk_add_bf16, llvm-mc
+  // -mcpu=gfx942 rejects it, gfx950 has both) a lane a pair, half the a32 form's. A tile's dQ is sent during the next tile's S = Q K^T
   // (interleaved with its MFMAs, off the barrier's path; the last tile's after the loop), so
   // the first tile sends the zeros of dq's fill. Rows past seqlen_q (the last tile's) hold dQ
   // = 0 (their dS is 0): their atomics go to the sequence's last row instead (adding 0; global
