@@ -33,8 +33,9 @@
 // a16 rows (kernel attn_bwd_a16: config dq = atomic16, dQ added by packed bf16 atomics straight
 // into dQ: dot_do_o (zeroing dQ), the main kernel, convert_dq only with GQA for the dK, dV sums)
 // on every shape, next to aiter's a16 in the same run: gfx942 dot_do_o (a stream) and
-// bwd_hd128_bf16[_causal]_a16_rtne.co (rounding to nearest even as ours; the README's command
-// runs _rtz, HIPASM_ATTN_BWD_AITER_A16=rtz picks it), the torch entry's zeroing of its bf16 dq
+// bwd_hd128_bf16[_causal]_a16_rtz.co (the README's command's rounding, and the a32 rows'; ours
+// rounds to nearest even: HIPASM_ATTN_BWD_AITER_A16=rtne picks aiter's _rtne, the same
+// rounding, whose kernels are slower), the torch entry's zeroing of its bf16 dq
 // accumulator (rows padded to 16) and GQA sums as streams; gfx950 its odo,
 // bwd_hd128_bf16[_causal]_a16_psskddv (into a bf16 dq_acc) and dq_shuffle kernels, simulated.
 // HIPASM_ATTN_BWD_DQ=atomic16 runs only these rows.
@@ -155,7 +156,7 @@ int main(int argc, char** argv) {
   const hipasm::kernels::attn_bwd_kernel_ref plain_a16{"attn_bwd_d128_a16", {.head_dim = D, .causal = false, .dq = A16}};
   const hipasm::kernels::attn_bwd_kernel_ref causal_a16{"attn_bwd_d128_causal_a16", {.head_dim = D, .causal = true, .dq = A16}};
   const char* a16_cvt = std::getenv("HIPASM_ATTN_BWD_AITER_A16");
-  const std::string aiter_a16 = a16_cvt && std::strcmp(a16_cvt, "rtz") == 0 ? "a16" : "a16_rtne";
+  const std::string aiter_a16 = a16_cvt && std::strcmp(a16_cvt, "rtne") == 0 ? "a16_rtne" : "a16";
   constexpr auto F16 = hipasm::kernels::attn_dtype::f16;
   const hipasm::kernels::attn_bwd_kernel_ref h_plain{"attn_bwd_f16_d128", {.head_dim = D, .causal = false, .dtype = F16}};
   const hipasm::kernels::attn_bwd_kernel_ref h_causal{"attn_bwd_f16_d128_causal", {.head_dim = D, .causal = true, .dtype = F16}};
