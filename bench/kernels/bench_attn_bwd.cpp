@@ -30,6 +30,15 @@
 // HIPASM_ATTN_BWD_DTYPE=bf16|f16 only that type's rows.
 // The table's causal rows are top-left aligned (-mask=1); with seqlen_q = seqlen_k that is the
 // same mask as ours (bottom-right).
+// a16 rows (kernel attn_bwd_a16: config dq = atomic16, dQ added by packed bf16 atomics straight
+// into dQ: dot_do_o (zeroing dQ), the main kernel, convert_dq only with GQA for the dK, dV sums)
+// on every shape, next to aiter's a16 in the same run: gfx942 dot_do_o (a stream) and
+// bwd_hd128_bf16[_causal]_a16_rtz.co (the README's command's rounding, and the a32 rows'; ours
+// rounds to nearest even: HIPASM_ATTN_BWD_AITER_A16=rtne picks aiter's _rtne, the same
+// rounding, whose kernels are slower), the torch entry's zeroing of its bf16 dq
+// accumulator (rows padded to 16) and GQA sums as streams; gfx950 its odo,
+// bwd_hd128_bf16[_causal]_a16_psskddv (into a bf16 dq_acc) and dq_shuffle kernels, simulated.
+// HIPASM_ATTN_BWD_DQ=atomic16 runs only these rows.
 // bench_kernel_attn_bwd_mi355x: the same built for gfx950 on the MI355X model, next to aiter's
 // gfx950 fmha_v3_bwd a32 (hsa/gfx950/fmha_v3_bwd: its odo, bwd_hd128_bf16[_causal]_a32_psskddv
 // and dq_convert kernels, launched as csrc/cpp_itfs/mha_bwd.cu does: aiter_attn_plan.hpp), every
@@ -70,10 +79,11 @@ struct shape {
   bool causal;
 };
 
-// The model's time of aiter's a32 backward on `s`: the main kernel simulated (sampled as ours);
-// gfx942: the two composable-kernel helpers as streams (aiter_attn.cpp's estimate), gfx950:
-// its helper kernels simulated.
-double aiter_a32_us(const fs::path& bwd_dir, const shape& s, bool fp16, const rt::profile_options& po) {
+// The model's time of aiter's a32 (fam "a32") or a16 ("a16", "a16_rtne") backward on `s`: the
+// main kernel simulated (sampled as ours); gfx942: the composable-kernel helpers as streams
+// (aiter_attn.cpp's estimate), gfx950: its helper kernels simulated.
+double aiter_bwd_us(const std::string& fam, const fs::path& bwd_dir, const shape& s, bool fp16,
+                    const rt::profile_options& po) {
   auto dev = bench::fresh_device();
   std::vector<std::unique_ptr<rt::buffer<uint8_t>>> bufs;
   auto alloc = [&](uint64_t bytes) {
@@ -83,7 +93,7 @@ double aiter_a32_us(const fs::path& bwd_dir, const shape& s, bool fp16, const rt
   aiter_attn::Tensors t;
   const aiter_attn::Layout lay{true, s.seqlen};
   const aiter_attn::Plan pl =
-      aiter_attn::plan("a32", {s.batch, s.heads, s.kv_heads, s.seqlen, s.causal, fp16}, kGfx950, lay, t, alloc);
+      aiter_attn::plan(fam, {s.batch, s.heads, s.kv_heads, s.seqlen, s.causal, fp16}, kGfx950, lay, t, alloc);
   rt::profile_options apo = po;
   rt::launch_options lo;
   lo.check = false;
@@ -96,16 +106,19 @@ double aiter_a32_us(const fs::path& bwd_dir, const shape& s, bool fp16, const rt
   const auto* d = hipasm::sim::timing::find_device(kDevice);
   double us = pl.stream_bytes / (d->hbm_achievable_gbytes_per_s * 1e3) + pl.stream_kernels * d->dispatch_overhead_us;
   for (const rt::launch_report& r : reps) us += r.profile->time_us;
-  // the torch entry's own launches: dq_acc (f32, every query head's rows) zeroed, and with GQA the
-  // two sums (each reads the query heads' partials, writes the kv heads')
+  // the torch entry's own launches: dq_acc (a32: f32, every query head's rows; a16: bf16, rows
+  // padded to 16) zeroed, and with GQA the two sums (each reads the query heads' partials,
+  // writes the kv heads')
   const double nq = double(s.batch) * s.heads * s.seqlen * kHeadDim,
                nk = double(s.batch) * s.kv_heads * s.seqlen * kHeadDim;
   const bool gqa = s.heads != s.kv_heads;
-  const double torch_bytes = nq * 4 + (gqa ? 2 * (nq * 2 + nk * 2) : 0.0);
+  const double acc_bytes =
+      fam == "a32" ? nq * 4 : double(s.batch) * s.heads * ((s.seqlen + 15) / 16 * 16) * kHeadDim * 2;
+  const double torch_bytes = acc_bytes + (gqa ? 2 * (nq * 2 + nk * 2) : 0.0);
   const double torch_us =
       torch_bytes / (d->hbm_achievable_gbytes_per_s * 1e3) + (gqa ? 3 : 1) * d->dispatch_overhead_us;
   if (std::getenv("HIPASM_BENCH_VERBOSE"))
-    std::fprintf(stderr, "aiter b%u h%u k%u s%u %s: kernels %.2f us, torch entry's zeroing%s %.2f us\n", s.batch,
+    std::fprintf(stderr, "aiter %s b%u h%u k%u s%u %s: kernels %.2f us, torch entry's zeroing%s %.2f us\n", fam.c_str(), s.batch,
                  s.heads, s.kv_heads, s.seqlen, s.causal ? "causal" : "full", us, gqa ? " and GQA sums" : "",
                  torch_us);
   return us + torch_us;
@@ -139,6 +152,11 @@ int main(int argc, char** argv) {
   const hipasm::kernels::attn_bwd_kernel_ref causal{"attn_bwd_d128_causal", {.head_dim = D, .causal = true}};
   const hipasm::kernels::attn_bwd_kernel_ref plain_rc{"attn_bwd_d128_rc", {.head_dim = D, .causal = false, .dq = RC}};
   const hipasm::kernels::attn_bwd_kernel_ref causal_rc{"attn_bwd_d128_causal_rc", {.head_dim = D, .causal = true, .dq = RC}};
+  constexpr auto A16 = hipasm::kernels::attn_bwd_dq::atomic16;
+  const hipasm::kernels::attn_bwd_kernel_ref plain_a16{"attn_bwd_d128_a16", {.head_dim = D, .causal = false, .dq = A16}};
+  const hipasm::kernels::attn_bwd_kernel_ref causal_a16{"attn_bwd_d128_causal_a16", {.head_dim = D, .causal = true, .dq = A16}};
+  const char* a16_cvt = std::getenv("HIPASM_ATTN_BWD_AITER_A16");
+  const std::string aiter_a16 = a16_cvt && std::strcmp(a16_cvt, "rtne") == 0 ? "a16_rtne" : "a16";
   constexpr auto F16 = hipasm::kernels::attn_dtype::f16;
   const hipasm::kernels::attn_bwd_kernel_ref h_plain{"attn_bwd_f16_d128", {.head_dim = D, .causal = false, .dtype = F16}};
   const hipasm::kernels::attn_bwd_kernel_ref h_causal{"attn_bwd_f16_d128_causal", {.head_dim = D, .causal = true, .dtype = F16}};
@@ -185,12 +203,16 @@ int main(int argc, char** argv) {
     for (const bool f16 : {false, true}) {
     if (f16 && si >= kF16Shapes) continue;
     if (only_type && std::strcmp(only_type, f16 ? "f16" : "bf16") != 0) continue;
-    const double aiter_us = bwd_dir.empty() ? 0 : aiter_a32_us(bwd_dir, s, f16, po);
-    for (const bool rc : {false, true}) {
-      const char* mode = rc ? "recompute" : "atomic";
+    const bool a32_rows = !only || std::strcmp(only, "atomic") == 0 || std::strcmp(only, "recompute") == 0;
+    const double aiter_us = bwd_dir.empty() || !a32_rows ? 0 : aiter_bwd_us("a32", bwd_dir, s, f16, po);
+    for (const int m : {0, 1, 2}) {
+      const bool rc = m == 1, a16 = m == 2;
+      const char* mode = a16 ? "atomic16" : rc ? "recompute" : "atomic";
       if (only && std::strcmp(only, mode) != 0) continue;
-      const auto& k = f16 ? (s.causal ? (rc ? h_causal_rc : h_causal) : (rc ? h_plain_rc : h_plain))
-                          : (s.causal ? (rc ? causal_rc : causal) : (rc ? plain_rc : plain));
+      if (a16 && f16) continue;  // (bf16 only)
+      const auto& k = a16 ? (s.causal ? causal_a16 : plain_a16)
+                      : f16 ? (s.causal ? (rc ? h_causal_rc : h_causal) : (rc ? h_plain_rc : h_plain))
+                            : (s.causal ? (rc ? causal_rc : causal) : (rc ? plain_rc : plain));
       // HIPASM_BENCH_TIMELINE=W: wave W's schedule (every instruction's issue, stall and reason) on stderr
       const char* tl = std::getenv("HIPASM_BENCH_TIMELINE");
       if (tl) po.keep_events = true;
@@ -221,8 +243,9 @@ int main(int argc, char** argv) {
       const bool picked = (hipasm::kernels::attn_bwd_dq_for(mod->target(), a, s.causal) ==
                            hipasm::kernels::attn_bwd_dq::recompute) == rc;
       const std::string base = f16 ? "attn_bwd_f16_a32" : "attn_bwd_a32";
-      const std::string label = picked ? base : base + "_" + mode;
-      bench::print_line(label.c_str(), name, h, aiter_us, bytes, false, bench::row_device);
+      const std::string label = a16 ? "attn_bwd_a16" : picked ? base : base + "_" + mode;
+      const double row_aiter_us = !a16 ? aiter_us : bwd_dir.empty() ? 0 : aiter_bwd_us(aiter_a16, bwd_dir, s, false, po);
+      bench::print_line(label.c_str(), name, h, row_aiter_us, bytes, false, bench::row_device);
     }
     }
   }

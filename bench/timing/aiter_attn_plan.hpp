@@ -126,9 +126,10 @@ Plan plan(const std::string& fam, const Shape& r, bool cdna4, const Layout& lay,
     return pl;
   }
   const bool a32 = fam == "a32";
-  // the backward's element type in its code objects' names (gfx942 bf16: its rounding mode, rtz;
+  // the backward's element type in its code objects' names (gfx942 bf16: its rounding mode, rtz
+  // (the README's -v3_bf16_cvt=2); fam a16_rtne: the a16 kernels that round to nearest even;
   // fp16 has one kernel)
-  const std::string ty = r.fp16 ? "fp16" : "bf16", rtz = r.fp16 ? "" : "_rtz";
+  const std::string ty = r.fp16 ? "fp16" : "bf16", rtz = r.fp16 ? "" : fam == "a16_rtne" ? "_rtne" : "_rtz";
   // dk and dv have h heads (benchmark_mha_bwd: stride_dk from nhead, nhead_stride_dk = nhead_stride_k,
   // which is the same number in both layouts)
   if (!cdna4) {

@@ -15,6 +15,12 @@
 // one key, and the reference's dS is then 0). f16 (2^-11 relative a rounding): 2^-10 of the sum and
 // of |ref|, which the bf16 roundings' 2^-9 would exceed, and f16 inputs of more precision than
 // bf16 holds (a bf16 read of them fails).
+// dQ by packed 16-bit atomics (config dq = atomic16): each key tile's partial q_t is rounded to
+// the dtype (unit roundoff u: bf16 2^-8, f16 2^-11) and added to dQ in the dtype, each sum
+// rounded again: with n key tiles (128 keys each), |error| <= u sum_t |q_t| (the partials) +
+// u sum_t |s_t| (the running sums, each at most sum_t |q_t| (1 + u)^n), and sum_t |q_t| is at
+// most the sum of the absolute values of dQ's terms: (n + 1) u (1 + 2^-6) of that sum is added
+// to dQ's tolerance (the first add, onto zero, is exact: one spare u).
 #include <catch2/catch.hpp>
 
 #include "kernel_test.hpp"
@@ -70,6 +76,7 @@ void run(const attn_bwd_kernel_ref& k, const problem& pr, const attn_bwd_kernel_
   std::mt19937 rng(tq * 7919u + tk * 131u + D + hq * 17u + hkv);
   std::uniform_real_distribution<float> uq(-pr.value_range, pr.value_range), u1(-1.0f, 1.0f);
   const attn_dtype dt = k.config.dtype;
+  const bool a16 = k.config.dq == hipasm::kernels::attn_bwd_dq::atomic16;
   std::vector<uint16_t> q(tq * hq * D + 1), kk(tk * hkv * D + 1), v(tk * hkv * D + 1), dout(tq * hq * D + 1);
   for (auto& x : q) x = enc(uq(rng), dt);
   for (auto& x : kk) x = enc(uq(rng), dt);
@@ -129,6 +136,7 @@ void run(const attn_bwd_kernel_ref& k, const problem& pr, const attn_bwd_kernel_
           dS_f32[size_t(i) * sk + j] = std::ldexp(P[size_t(i) * sk + j] * (dp_abs + Di_abs), -20);
         }
       }
+      const int key_tiles = (sk + 127) / 128;
       for (int i = 0; i < sq; ++i)
         for (uint32_t e = 0; e < D; ++e) {
           const size_t at = ((cq[b] + i) * size_t(hq) + h) * D + e;
@@ -137,6 +145,8 @@ void run(const attn_bwd_kernel_ref& k, const problem& pr, const attn_bwd_kernel_
             dq[at] += t, dq_abs[at] += std::fabs(t);
             dq_f32[at] += dS_f32[size_t(i) * sk + j] * std::fabs(K(ck[b] + j, hk, e)) * scale;
           }
+          if (a16)  // (the dtype's partial sums: see the top)
+            dq_f32[at] += std::ldexp(dq_abs[at], dt == attn_dtype::f16 ? -11 : -8) * (key_tiles + 1) * (1 + 1.0 / 64);
         }
       for (int j = 0; j < sk; ++j)
         for (uint32_t e = 0; e < D; ++e) {
@@ -168,7 +178,7 @@ void run(const attn_bwd_kernel_ref& k, const problem& pr, const attn_bwd_kernel_
   rt::buffer<uint16_t> dVp(d, std::vector<uint16_t>(tk * hq * D + 1, 0x7fc1u));
   hipasm::kernels::attn_bwd_args a{.dq = dQd.addr(), .dk = dKd.addr(), .dv = dVd.addr(), .q = Qd.addr(),
                                    .k = Kd.addr(), .v = Vd.addr(), .o = Od.addr(), .d_o = dOd.addr(),
-                                   .lse = Ld.addr(), .dq_acc = rc ? 0 : acc.addr(), .delta = delta.addr(),
+                                   .lse = Ld.addr(), .dq_acc = rc || a16 ? 0 : acc.addr(), .delta = delta.addr(),
                                    .dk_part = dKp.addr(), .dv_part = dVp.addr(), .cu_seqlens_q = CQ.addr(), .cu_seqlens_k = CK.addr(), .batch = B,
                                    .max_seqlen_q = max_q, .max_seqlen_k = max_k, .num_q_heads = hq,
                                    .num_kv_heads = hkv, .softmax_scale = scale_f};
@@ -184,7 +194,7 @@ void run(const attn_bwd_kernel_ref& k, const problem& pr, const attn_bwd_kernel_
   CHECK(gq.back() == 0x7fc1u);
   CHECK(gk.back() == 0x7fc1u);
   CHECK(gv.back() == 0x7fc1u);
-  if (rc) CHECK(acc.download() == std::vector<uint32_t>(tq * hq * D + 1, 0x7fc00001u));  // (not touched)
+  if (rc || a16) CHECK(acc.download() == std::vector<uint32_t>(tq * hq * D + 1, 0x7fc00001u));  // (not touched)
   else CHECK(acc.download().back() == 0x7fc00001u);
   CHECK(delta.download().back() == 0x7fc00001u);
   CHECK(dKp.download().back() == 0x7fc1u);
@@ -225,6 +235,12 @@ const attn_bwd_kernel_ref h128c{"bwd_d128_causal_f16", attn_bwd_config{.head_dim
 const attn_bwd_kernel_ref hr128{"bwd_d128_f16_rc", attn_bwd_config{.head_dim = 128, .causal = false, .dtype = F16, .dq = RC}};
 const attn_bwd_kernel_ref hr64c{"bwd_d64_causal_f16_rc",
                                 attn_bwd_config{.head_dim = 64, .causal = true, .dtype = F16, .dq = RC}};
+constexpr auto A16 = hipasm::kernels::attn_bwd_dq::atomic16;
+const attn_bwd_kernel_ref a128{"bwd_d128_a16", attn_bwd_config{.head_dim = 128, .causal = false, .dq = A16}};
+const attn_bwd_kernel_ref a128c{"bwd_d128_causal_a16", attn_bwd_config{.head_dim = 128, .causal = true, .dq = A16}};
+const attn_bwd_kernel_ref a64c{"bwd_d64_causal_a16", attn_bwd_config{.head_dim = 64, .causal = true, .dq = A16}};
+const attn_bwd_kernel_ref ha128c{"bwd_d128_causal_f16_a16",
+                                 attn_bwd_config{.head_dim = 128, .causal = true, .dtype = F16, .dq = A16}};
 
 }  // namespace
 
@@ -304,6 +320,27 @@ TEST_CASE("attn_bwd f16: GQA, MQA, varlen with a 1-token and an empty sequence, 
   run(hr128, {.seqlens_q = {1, 40, 3}, .seqlens_k = {7, 1, 0}, .hq = 2, .hkv = 2, .value_range = 8.0f});
   // the launcher's pick between the two modes (gfx950: recompute on this non-causal shape)
   run(h128, {.seqlens_q = {100}, .seqlens_k = {100}, .hq = 2, .hkv = 1}, &hr128);
+}
+
+// dQ by packed 16-bit atomics into dQ (no dq_acc given): tails of the query tiles (rows past
+// seqlen_q), several key tiles adding into one row, causal both ways, GQA and MQA, varlen with
+// 1-token and empty sequences, large scores, f16.
+TEST_CASE("attn_bwd atomic16: tails, seqlen 1, several key tiles, causal", "[attn]") {
+  run(a128, {.seqlens_q = {70}, .seqlens_k = {150}});
+  run(a128, {.seqlens_q = {1}, .seqlens_k = {1}, .hq = 1, .hkv = 1});
+  run(a128, {.seqlens_q = {45}, .seqlens_k = {420}, .hq = 1, .hkv = 1});  // 4 key tiles
+  run(a128c, {.seqlens_q = {150}, .seqlens_k = {150}, .hq = 1, .hkv = 1});
+  run(a128c, {.seqlens_q = {40}, .seqlens_k = {170}, .hq = 1, .hkv = 1});
+  run(a128c, {.seqlens_q = {100}, .seqlens_k = {60}, .hq = 1, .hkv = 1});  // the first 40 rows see nothing
+}
+
+TEST_CASE("attn_bwd atomic16: GQA, MQA, varlen with a 1-token and an empty sequence, large scores, f16", "[attn]") {
+  run(a128, {.seqlens_q = {70}, .seqlens_k = {90}, .hq = 4, .hkv = 2});
+  run(a64c, {.seqlens_q = {65}, .seqlens_k = {65}, .hq = 3, .hkv = 1});
+  run(a128c, {.seqlens_q = {1, 90, 33, 0}, .seqlens_k = {1, 90, 50, 5}, .hq = 2, .hkv = 1});
+  run(a128, {.seqlens_q = {1, 40, 3}, .seqlens_k = {7, 1, 0}, .hq = 2, .hkv = 2, .value_range = 8.0f});
+  run(ha128c, {.seqlens_q = {150}, .seqlens_k = {150}, .hq = 1, .hkv = 1});
+  run(ha128c, {.seqlens_q = {1, 90, 33, 0}, .seqlens_k = {1, 90, 50, 5}, .hq = 2, .hkv = 1});
 }
 
 TEST_CASE("attn_bwd: launch errors", "[attn]") {

@@ -24,7 +24,9 @@
 //     32w .. 32w + 31; with S = Q K^T, P = 2^(S scale log2 e - LSE log2 e), dP = dO V^T,
 //     dS = P (dP - D) (FlashAttention-2, Dao 2023, Algorithm 2):
 //       dV^T += dO^T P, dK^T += Q^T dS (accumulators in AGPRs, one 32x32 block per 32 dims),
-//       dQ (+)= dS K over the workgroup's keys, by buffer f32 atomics into dq_acc.
+//       dQ (+)= dS K over the workgroup's keys, by buffer f32 atomics into dq_acc (dq =
+//       atomic16: scaled, rounded to the dtype and added into dQ by packed 16-bit atomics,
+//       under the next query tile's S MFMAs; dq_acc and convert_dq's dQ part not used).
 //     S and dP have the keys as the MFMA's columns (B = the wave's K or V rows, held in VGPRs,
 //     loaded as whole rows through LDS at the start; A = Q or dO rows from LDS): each lane holds
 //     one key's scores, so the C layout of P and dS is directly the B operand of the dV^T and
@@ -67,10 +69,14 @@
 
 namespace hipasm::kernels {
 
-// How dQ is computed: by f32 atomics of the main kernel into dq_acc (converted by convert_dq), or
-// by a kernel of its own that recomputes S and dP with the queries stationary (no atomics, no
-// dq_acc; FlashAttention-2's separate dQ pass).
-enum class attn_bwd_dq : uint8_t { atomic, recompute };
+// How dQ is computed: by f32 atomics of the main kernel into dq_acc (converted by convert_dq:
+// AMD's "a32"), or by a kernel of its own that recomputes S and dP with the queries stationary
+// (no atomics, no dq_acc; FlashAttention-2's separate dQ pass), or (atomic16, AMD's "a16") by
+// packed 16-bit atomics of the main kernel straight into dQ: each key tile's partial, scaled and
+// rounded to the dtype, added in the dtype (global_atomic_pk_add_bf16 / _f16, two adjacent head
+// dims of one query row a lane; no dq_acc, no convert_dq for dQ). Every partial sum of dQ is
+// rounded to the dtype (a rounding a key tile: the error grows with seqlen_k / 128).
+enum class attn_bwd_dq : uint8_t { atomic, recompute, atomic16 };
 
 struct attn_bwd_config {
   uint32_t head_dim = 128;  // 64 or 128
@@ -108,6 +114,9 @@ constexpr const char* attn_bwd_config_error(const attn_bwd_config& c) {
   if (c.lds_lookahead < 2 || c.lds_lookahead > 8) return "attn_bwd: lds_lookahead must be 2 to 8";
   if (c.top_left && !c.causal) return "attn_bwd: top_left aligns the causal mask: it needs causal = true";
   if (c.lds_bytes() > 65536) return "attn_bwd: the K^T, Q, dO, Q^T, dO^T and dS tiles exceed 64 KiB of LDS (fewer waves)";
+  if (c.dq == attn_bwd_dq::atomic16 &&
+      isa::find_instr(c.dtype == attn_dtype::f16 ? "global_atomic_pk_add_f16" : "global_atomic_pk_add_bf16") < 0)
+    return "attn_bwd: dq = atomic16 needs the target's global_atomic_pk_add_bf16 (f16: _f16)";
   return nullptr;
 }
 
@@ -199,8 +208,9 @@ constexpr void attn_bwd_rows_through_lds(builder J, const View& S, Frags f, lds_
 
 }  // namespace detail
 
-// dot_do_o: D[h][t] = sum_d dO[t][h][d] O[t][h][d] (f32), and dq_acc = 0; rows of (token, head)
-// are consecutive in memory ([total_q, heads, head_dim]): a lane takes 8 elements of one row.
+// dot_do_o: D[h][t] = sum_d dO[t][h][d] O[t][h][d] (f32), and dq_acc = 0 (dq = atomic16: dq_acc_ptr
+// is dQ itself, of the dtype, zeroed); rows of (token, head) are consecutive in memory
+// ([total_q, heads, head_dim]): a lane takes 8 elements of one row.
 template <attn_bwd_config C>
 constexpr void attn_bwd_dot_do_o_kernel(builder J, arg<float*> delta_ptr, arg<float*> dq_acc_ptr,
                                         arg<const uint16_t*> o_ptr, arg<const uint16_t*> do_ptr, arg<const int*> cu_q,
@@ -215,7 +225,8 @@ constexpr void attn_bwd_dot_do_o_kernel(builder J, arg<float*> delta_ptr, arg<fl
   nrows = totq * num_q_heads;
   nrec = nrows * (D * 2);
   auto Ob = make_buffer(J, o_ptr, nrec), dOb = make_buffer(J, do_ptr, nrec);
-  nrec = nrows * (D * 4);
+  constexpr bool A16 = C.dq == attn_bwd_dq::atomic16;
+  nrec = nrows * (D * (A16 ? 2 : 4));
   auto Ab = make_buffer(J, dq_acc_ptr, nrec);  // (recompute: dq_acc unused, its address may be 0)
   nrec = nrows << 2;
   auto Db = make_buffer(J, delta_ptr, nrec);
@@ -233,6 +244,11 @@ constexpr void attn_bwd_dot_do_o_kernel(builder J, arg<float*> delta_ptr, arg<fl
     off = row * (D * 4) + (col << 2);
     Ab.store(z, at(off));
     Ab.store(z, at(off) + 16);
+  } else if constexpr (A16) {
+    auto z = J.vgpr<u32>(4);
+    z.fill(0u);
+    off = row * (D * 2) + (col << 1);
+    Ab.store(z, at(off));
   }
   J.s_waitcnt(vmcnt(0));
   // 16-bit pairs: the low half is element 2i, the high half 2i + 1
@@ -373,6 +389,7 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
   constexpr int RS = C.lds_lookahead < DS ? static_cast<int>(C.lds_lookahead) : DS, RT = static_cast<int>(C.lds_lookahead);
   auto pipelined = [&](int n, int ring, auto read, auto use) { detail::attn_bwd_pipelined(n, ring, read, use); };
   constexpr bool RC = C.dq == attn_bwd_dq::recompute;  // no dQ here (attn_bwd_dq_kernel's)
+  constexpr bool A16 = C.dq == attn_bwd_dq::atomic16;   // dq_acc_ptr is dQ (the dtype)
 
   // Workgroup id (x fastest) -> key tile (slowest), then (head, sequence) rotated by the key
   // tile: dispatched in that order, the causal grids' longest workgroups (the first key tiles
@@ -409,6 +426,9 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
   shift = qse[0] * q_stride + head * (D * 2);
   Qb.shift_base(shift);
   dOb.shift_base(shift);
+  // atomic16: the sequence's and head's first dQ element (the atomics' base)
+  auto dqbase = J.sgpr<u64>();
+  if constexpr (A16) dqbase = dq_acc_ptr + mul_wide(shift, 1u);
   nrec = nrec + nrec;  // (f32)
   auto Ab = make_buffer(J, dq_acc_ptr, nrec);
   shift = shift + shift;
@@ -645,9 +665,48 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
     aoff[j] = 0x80000000u;  // (past dq_acc: the prologue's atomics are dropped)
   }
   auto rowoff = J.sgpr<u32>(16);
-  for (int r = 0; r < (RC ? 0 : 16); ++r) rowoff[r] = (q_stride + q_stride) * static_cast<uint32_t>(8 * (r / 4) + r % 4);
+  for (int r = 0; r < (RC || A16 ? 0 : 16); ++r) rowoff[r] = (q_stride + q_stride) * static_cast<uint32_t>(8 * (r / 4) + r % 4);
+  // atomic16: dQ's C layout has one head dim a lane (dim 32 blk + l32; register r: row 8 (r /
+  // 4) + 4h + r % 4). Pair p = registers 2p, 2p + 1 (rows R, R + 1) is scaled and rounded to
+  // one dword (R low, R + 1 high) and swapped with the other lane of the pair l32 ^ 1 (DPP
+  // quad_perm [1,0,3,2]); a byte permute keeps, on an even lane, row R of its dims l32, l32 + 1,
+  // on an odd one row R + 1 of dims l32 - 1, l32: one packed atomic (global_atomic_pk_add_bf16
+  // / _f16: two 16-bit adds in a dword; gfx942 has no buffer_atomic_pk_add_bf16, llvm-mc
+  // -mcpu=gfx942 rejects it, gfx950 has both) a lane a pair, half the a32 form's. A tile's dQ is sent during the next tile's S = Q K^T
+  // (interleaved with its MFMAs, off the barrier's path; the last tile's after the loop), so
+  // the first tile sends the zeros of dq's fill. Rows past seqlen_q (the last tile's) hold dQ
+  // = 0 (their dS is 0): their atomics go to the sequence's last row instead (adding 0; global
+  // atomics have no buffer range to drop them): the offsets clamped to that row's.
+  auto qodd = J.vgpr<u32>(), lcol = J.vgpr<u32>(A16 ? QBW : 1), lim = J.vgpr<u32>(A16 ? QBW : 1), psel = J.vgpr<u32>();
+  auto dlt = J.sgpr<u32>(A16 ? 8 : 1);  // pair p's rows past the lane's first, in bytes
+  auto lrow = J.vgpr<u32>();            // the lane's first row in a tile
+  if constexpr (A16) {
+    qodd = lane & 1u;
+    lrow = trow + qodd;
+    psel = select(qodd != 0u, 0x03020706u, 0x05040100u);  // odd: the other's high half, its own; even: own low, the other's
+    auto sq1 = J.sgpr<u32>();
+    sq1 = (sq - 1).as<u32>() * q_stride;
+    for (int j = 0; j < QBW; ++j) {
+      lcol[j] = (bc[j] - qodd) << 1;
+      lim[j] = lcol[j] + sq1;
+    }
+    for (int p = 0; p < 8; ++p) dlt[p] = q_stride * static_cast<uint32_t>(8 * (p / 2) + 2 * (p % 2));
+  }
+  // (a16) pack and send the pending tile's dQ (aoff: its lane offsets)
+  auto dq_flush = [&] {
+    for (int j = 0; j < QBW; ++j)
+      for (int p = 0; p < 8; ++p) {
+        auto pk = J.vgpr<u32>(), nb = J.vgpr<u32>(), o = J.vgpr<u32>();
+        detail::attn_pack2<C.dtype>(J, pk, dq[j][2 * p] * scale, dq[j][2 * p + 1] * scale);
+        J.v_mov_b32(nb, pk, dpp::quad_perm(1, 0, 3, 2));
+        J.v_perm_b32(dq[j][p].template as<u32>(), nb, pk, psel);  // (registers 2p, 2p + 1 read: p <= 2p)
+        o = min(aoff[j] + dlt[p], lim[j]);
+        if constexpr (C.dtype == attn_dtype::f16) J.global_atomic_pk_add_f16(o, dq[j][p].template as<u32>(), dqbase);
+        else J.global_atomic_pk_add_bf16(o, dq[j][p].template as<u32>(), dqbase);
+      }
+  };
   auto dq_atomics = [&] {
-    for (int j = 0; j < (RC ? 0 : QBW); ++j)
+    for (int j = 0; j < (RC || A16 ? 0 : QBW); ++j)
       for (int r = 0; r < 16; ++r) Ab.atomic_add_f32(dq[j][r], at(aoff[j]) + at(rowoff[r]));
   };
 
@@ -750,7 +809,13 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
     };
     // The VALU work runs in the MFMAs' shadow, placed by hand (emit_cycles after each MFMA step):
     // P reads only S (done) and LSE, dS only dP (done), P and D, none of them the products' results
-    rows_prod(QS, q_addr, qa, kf, s, [](int) {});
+    if constexpr (A16) {  // (the previous tile's dQ, under S's MFMAs)
+      instr_stream fl = record(J, dq_flush);
+      rows_prod(QS, q_addr, qa, kf, s, [&](int) { emit_cycles(J, fl, dk2 ? 28 : 56); });
+      emit_all(J, fl);
+    } else {
+      rows_prod(QS, q_addr, qa, kf, s, [](int) {});
+    }
     {
       instr_stream sp = record(J, softmax_p);
       rows_prod(OS, o_addr, oa, vf, dp, [&](int) { emit_cycles(J, sp, dk2 ? 28 : 56); });
@@ -809,7 +874,9 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
                   if constexpr (all_units) emit_cycles(J, next_tile, share);
                 });
       // dq_acc (unscaled; convert_dq scales): row m0 + 8 (r / 4) + 4h + r % 4, dim 32 blk + l32
-      aoff[j] = (m0.as<u32>() + trow) * (q_stride + q_stride) + (bc[j] << 2);
+      // (atomic16: dQ, pair 0's row and first dim of the lane)
+      if constexpr (A16) aoff[j] = (lrow + m0.as<u32>()) * q_stride + lcol[j];
+      else aoff[j] = (m0.as<u32>() + trow) * (q_stride + q_stride) + (bc[j] << 2);
     }
     if constexpr (all_units && !RC) emit_all(J, next_tile);
     else store_tile();
@@ -828,11 +895,16 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
   prefetch(m1);
   // (dropped: aoff is past dq_acc) both paths into the loop head then end with a prefetch and
   // the atomics
-  dq_atomics();
+  if constexpr (A16) {
+    for (int j = 0; j < QBW; ++j) aoff[j] = (lrow + m0.as<u32>()) * q_stride + lcol[j];  // (the fill's zeros: valid rows)
+  } else {
+    dq_atomics();
+  }
   J.While([&] { return m0 < sq; }, [&] {
     iteration();
     m0 = m0 + static_cast<int32_t>(BM);
   });
+  if constexpr (A16) J.If(m_first < sq, dq_flush);  // (the last tile's dQ)
 
   // ---- dK = scale (dK^T)^T, dV = (dV^T)^T through LDS (the whole of it, free once every wave
   // is past its last tile's dQ reads): a wave writes its 32 keys' f32 rows straight from the

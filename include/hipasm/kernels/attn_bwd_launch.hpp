@@ -2,7 +2,9 @@
 // drives hipasm-sim and a real MI300 (rt::device::open's backend). Runs the kernels of
 // HIPASM_ATTN_BWD_KERNELS(name, cfg) in order: config dq = atomic: name_dot_do_o, name,
 // name_convert_dq (dQ, and with GQA/MQA, num_q_heads != num_kv_heads, the sums of the dK, dV
-// partials); dq = recompute: name_dot_do_o, name, name_dq, and name_convert_dq only with GQA/MQA.
+// partials); dq = recompute: name_dot_do_o, name, name_dq, and name_convert_dq only with GQA/MQA;
+// dq = atomic16: name_dot_do_o (zeroes dQ), name (adds into dQ), and name_convert_dq only with
+// GQA/MQA (dq_acc not used).
 //
 //   auto mod = dev->load_file("attn_bwd.co");
 //   launch_attn_bwd(*dev, *mod, {"bwd_causal", cfg}, {.dq = dQ.addr(), .dk = dK.addr(), .dv = dV.addr(),
@@ -59,8 +61,10 @@ inline attn_bwd_report launch_attn_bwd(rt::device& dev, rt::module& mod, const a
   if (a.num_q_heads % a.num_kv_heads != 0)
     throw rt::error("attn_bwd: num_kv_heads (" + std::to_string(a.num_kv_heads) + ") must divide num_q_heads (" +
                     std::to_string(a.num_q_heads) + ")");
-  const bool rc = k.config.dq == attn_bwd_dq::recompute;
-  if (!a.dq || !a.dk || !a.dv || !a.q || !a.k || !a.v || !a.o || !a.d_o || !a.lse || (!rc && !a.dq_acc) || !a.delta ||
+  const bool rc = k.config.dq == attn_bwd_dq::recompute, a16 = k.config.dq == attn_bwd_dq::atomic16;
+  // (atomic16: the kernels' dq_acc argument is dQ itself)
+  const uint64_t dq_acc = a16 ? a.dq : a.dq_acc;
+  if (!a.dq || !a.dk || !a.dv || !a.q || !a.k || !a.v || !a.o || !a.d_o || !a.lse || (!rc && !dq_acc) || !a.delta ||
       !a.cu_seqlens_q || !a.cu_seqlens_k)
     throw rt::error("attn_bwd: a tensor address is null");
   const bool gqa = a.num_q_heads != a.num_kv_heads;
@@ -81,13 +85,13 @@ inline attn_bwd_report launch_attn_bwd(rt::device& dev, rt::module& mod, const a
   attn_bwd_report rep;
   {
     rt::kernel_args x;
-    x.add(a.delta).add(a.dq_acc).add(a.o).add(a.d_o).add(a.cu_seqlens_q).add(a.num_q_heads).add(a.batch);
+    x.add(a.delta).add(dq_acc).add(a.o).add(a.d_o).add(a.cu_seqlens_q).add(a.num_q_heads).add(a.batch);
     rep.dot_do_o = dev.launch(mod, k.name + "_dot_do_o", {stream_groups, 1, 1}, {k.config.stream_threads, 1, 1}, x, opts);
   }
   {
     const float scale_log2 = static_cast<float>(a.softmax_scale * 1.4426950408889634);
     rt::kernel_args x;
-    x.add(a.dq_acc).add(gqa ? a.dk_part : a.dk).add(gqa ? a.dv_part : a.dv).add(a.q).add(a.k).add(a.v).add(a.d_o).add(a.lse).add(a.delta);
+    x.add(dq_acc).add(gqa ? a.dk_part : a.dk).add(gqa ? a.dv_part : a.dv).add(a.q).add(a.k).add(a.v).add(a.d_o).add(a.lse).add(a.delta);
     x.add(a.cu_seqlens_q).add(a.cu_seqlens_k).add(a.num_q_heads).add(a.num_kv_heads).add(a.batch);
     x.add(k.config.grid_x(a.max_seqlen_k)).add(scale_log2);
     rep.main = dev.launch(mod, k.name, {k.config.grid_x(a.max_seqlen_k), a.num_q_heads, a.batch},
@@ -101,7 +105,7 @@ inline attn_bwd_report launch_attn_bwd(rt::device& dev, rt::module& mod, const a
                           {k.config.dq_threads(), 1, 1}, y, opts);
     }
   }
-  if (!rc || gqa) {
+  if ((!rc && !a16) || gqa) {
     // dQ's workgroups, then (GQA/MQA) red_groups of dK's sums and as many of dV's
     uint32_t red_groups = 0;
     if (gqa) {
@@ -110,7 +114,7 @@ inline attn_bwd_report launch_attn_bwd(rt::device& dev, rt::module& mod, const a
     }
     rt::kernel_args x;
     x.add(a.dq).add(a.dq_acc).add(a.dk).add(a.dv).add(a.dk_part).add(a.dv_part).add(a.cu_seqlens_q);
-    const uint32_t dq_groups = rc ? 0 : stream_groups;
+    const uint32_t dq_groups = rc || a16 ? 0 : stream_groups;
     x.add(a.cu_seqlens_k).add(a.num_q_heads).add(a.num_kv_heads).add(a.batch).add(dq_groups).add(red_groups);
     x.add(a.softmax_scale);
     rep.convert_dq = dev.launch(mod, k.name + "_convert_dq", {dq_groups + 2 * red_groups, 1, 1},
