@@ -663,17 +663,20 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   // fragment sets: the slice computing and the lds_ahead slices being read
   constexpr int RA = static_cast<int>(C.lds_ahead), FS = RA + 1;
   auto fa = J.vgpr<u32>(FS * TM, 4 * SL), fb = J.vgpr<u32>(FS * TN, 4 * SL);
-  auto read_slice = [&](int buf, int p) {
+  // (ops: 1 A's fragments, 2 B's, 3 both)
+  auto read_slice = [&](int buf, int p, int ops = 3) {
     const int s = p % FS;
     if constexpr (DK) {
       // fp8's lane group g holds k 16g..16g+15 and 32+16g..32+16g+15 of its 64 (mfma_ab_layout_f8):
       // the lane's 16 bytes of the slice's two 32-byte parts; i8's k 16g..16g+15 of its 32: one
-      for (int i = 0; i < TM; ++i)
-        for (int q = 0; q < SL; ++q)
-          As[buf].load(fa[s * TM + i].slice(4 * q, 4), detail::lds_moved(a_addr[SL * p + q], a_d(buf)), 32 * i, 0);
-      for (int j = 0; j < TN; ++j)
-        for (int q = 0; q < SL; ++q)
-          Bs[buf].load(fb[s * TN + j].slice(4 * q, 4), detail::lds_moved(b_addr[SL * p + q], b_d(buf)), 32 * j, 0);
+      if (ops & 1)
+        for (int i = 0; i < TM; ++i)
+          for (int q = 0; q < SL; ++q)
+            As[buf].load(fa[s * TM + i].slice(4 * q, 4), detail::lds_moved(a_addr[SL * p + q], a_d(buf)), 32 * i, 0);
+      if (ops & 2)
+        for (int j = 0; j < TN; ++j)
+          for (int q = 0; q < SL; ++q)
+            Bs[buf].load(fb[s * TN + j].slice(4 * q, 4), detail::lds_moved(b_addr[SL * p + q], b_d(buf)), 32 * j, 0);
       return;
     }
     for (int i = 0; i < TM; ++i) As[buf].load(fa[s * TM + i], detail::lds_moved(a_addr[p], a_d(buf)), 32 * i, 0);
@@ -896,7 +899,10 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
                        [&] {
                          copy_tile_store(J, *parts[q], dst[q]);
                          load_tile(0, &tail, 3 + q);
-                         if (q == 1) read_slice(buf, 1);
+                         // slice 1's A fragments here, its B's after the next wait: 16 LDS
+                         // ops outstanding would make that vmcnt wait (lgkmcnt 15) wait for LDS
+                         if (q == 1) read_slice(buf, 1, 1);
+                         if (q == 2) read_slice(buf, 1, 2);
                        });
           }
           continue;
