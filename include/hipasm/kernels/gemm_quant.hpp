@@ -1066,11 +1066,26 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     // covers the B scale's s_buffer_load: an L2 miss, ~650 cycles, that the lgkmcnt wait for
     // tile 0's LDS stores below waited for after the tile's own latency)
     if constexpr (SS > 1) load_block_scales(0);
-    J.s_waitcnt(vmcnt((AH - 1) * static_cast<int>(tile_loads) + token_scale_loads + (SS > 1 ? TM : 0)));
     if constexpr (SPLIT4) {
-      for (int q = 0; q < 2; ++q) copy_tile_store(J, sta[q], half_view(As[0], q));
-      for (int q = 0; q < 2; ++q) copy_tile_store(J, stb[q], half_view(Bs[0], q));
-    } else {
+      // tile 0 stored a quarter at a time as its loads arrive, each quarter's part of tile 1
+      // loaded right after (the address path kept busy through tile 0's latency); the parts of
+      // tile 0 after q, the per-token scales and tile 1's parts issued are the younger loads
+      tile_staging* parts[4] = {&sta[0], &sta[1], &stb[0], &stb[1]};
+      const lds_view dst[4] = {half_view(As[0], 0), half_view(As[0], 1), half_view(Bs[0], 0), half_view(Bs[0], 1)};
+      int younger = static_cast<int>(token_scale_loads);
+      for (int q = 1; q < 4; ++q) younger += static_cast<int>(parts[q]->loads());
+      for (int q = 0; q < 4; ++q) {
+        J.s_waitcnt(vmcnt(younger));
+        copy_tile_store(J, *parts[q], dst[q]);
+        load_tile(0, &tail, 3 + q);
+        if (q + 1 < 4) younger += static_cast<int>(parts[q]->loads()) - static_cast<int>(parts[q + 1]->loads());
+      }
+      J.s_waitcnt(lgkmcnt(0));
+      J.s_barrier();
+      return;
+    }
+    J.s_waitcnt(vmcnt((AH - 1) * static_cast<int>(tile_loads) + token_scale_loads + (SS > 1 ? TM : 0)));
+    {
       mask_tail(0);
       copy_tile_store(J, sta[0], As[0]);
       copy_tile_store(J, stb[0], Bs[0]);
