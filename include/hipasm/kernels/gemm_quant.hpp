@@ -663,17 +663,20 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
   // fragment sets: the slice computing and the lds_ahead slices being read
   constexpr int RA = static_cast<int>(C.lds_ahead), FS = RA + 1;
   auto fa = J.vgpr<u32>(FS * TM, 4 * SL), fb = J.vgpr<u32>(FS * TN, 4 * SL);
-  auto read_slice = [&](int buf, int p) {
+  // (ops: 1 A's fragments, 2 B's, 3 both)
+  auto read_slice = [&](int buf, int p, int ops = 3) {
     const int s = p % FS;
     if constexpr (DK) {
       // fp8's lane group g holds k 16g..16g+15 and 32+16g..32+16g+15 of its 64 (mfma_ab_layout_f8):
       // the lane's 16 bytes of the slice's two 32-byte parts; i8's k 16g..16g+15 of its 32: one
-      for (int i = 0; i < TM; ++i)
-        for (int q = 0; q < SL; ++q)
-          As[buf].load(fa[s * TM + i].slice(4 * q, 4), detail::lds_moved(a_addr[SL * p + q], a_d(buf)), 32 * i, 0);
-      for (int j = 0; j < TN; ++j)
-        for (int q = 0; q < SL; ++q)
-          Bs[buf].load(fb[s * TN + j].slice(4 * q, 4), detail::lds_moved(b_addr[SL * p + q], b_d(buf)), 32 * j, 0);
+      if (ops & 1)
+        for (int i = 0; i < TM; ++i)
+          for (int q = 0; q < SL; ++q)
+            As[buf].load(fa[s * TM + i].slice(4 * q, 4), detail::lds_moved(a_addr[SL * p + q], a_d(buf)), 32 * i, 0);
+      if (ops & 2)
+        for (int j = 0; j < TN; ++j)
+          for (int q = 0; q < SL; ++q)
+            Bs[buf].load(fb[s * TN + j].slice(4 * q, 4), detail::lds_moved(b_addr[SL * p + q], b_d(buf)), 32 * j, 0);
       return;
     }
     for (int i = 0; i < TM; ++i) As[buf].load(fa[s * TM + i], detail::lds_moved(a_addr[p], a_d(buf)), 32 * i, 0);
@@ -896,7 +899,10 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
                        [&] {
                          copy_tile_store(J, *parts[q], dst[q]);
                          load_tile(0, &tail, 3 + q);
-                         if (q == 1) read_slice(buf, 1);
+                         // slice 1's A fragments here, its B's after the next wait: 16 LDS
+                         // ops outstanding would make that vmcnt wait (lgkmcnt 15) wait for LDS
+                         if (q == 1) read_slice(buf, 1, 1);
+                         if (q == 2) read_slice(buf, 1, 2);
                        });
           }
           continue;
@@ -1060,11 +1066,26 @@ constexpr void gemm_quant_kernel(builder J, arg<void*> c_ptr, arg<const uint8_t*
     // covers the B scale's s_buffer_load: an L2 miss, ~650 cycles, that the lgkmcnt wait for
     // tile 0's LDS stores below waited for after the tile's own latency)
     if constexpr (SS > 1) load_block_scales(0);
-    J.s_waitcnt(vmcnt((AH - 1) * static_cast<int>(tile_loads) + token_scale_loads + (SS > 1 ? TM : 0)));
     if constexpr (SPLIT4) {
-      for (int q = 0; q < 2; ++q) copy_tile_store(J, sta[q], half_view(As[0], q));
-      for (int q = 0; q < 2; ++q) copy_tile_store(J, stb[q], half_view(Bs[0], q));
-    } else {
+      // tile 0 stored a quarter at a time as its loads arrive, each quarter's part of tile 1
+      // loaded right after (the address path kept busy through tile 0's latency); the parts of
+      // tile 0 after q, the per-token scales and tile 1's parts issued are the younger loads
+      tile_staging* parts[4] = {&sta[0], &sta[1], &stb[0], &stb[1]};
+      const lds_view dst[4] = {half_view(As[0], 0), half_view(As[0], 1), half_view(Bs[0], 0), half_view(Bs[0], 1)};
+      int younger = static_cast<int>(token_scale_loads);
+      for (int q = 1; q < 4; ++q) younger += static_cast<int>(parts[q]->loads());
+      for (int q = 0; q < 4; ++q) {
+        J.s_waitcnt(vmcnt(younger));
+        copy_tile_store(J, *parts[q], dst[q]);
+        load_tile(0, &tail, 3 + q);
+        if (q + 1 < 4) younger += static_cast<int>(parts[q]->loads()) - static_cast<int>(parts[q + 1]->loads());
+      }
+      J.s_waitcnt(lgkmcnt(0));
+      J.s_barrier();
+      return;
+    }
+    J.s_waitcnt(vmcnt((AH - 1) * static_cast<int>(tile_loads) + token_scale_loads + (SS > 1 ? TM : 0)));
+    {
       mask_tail(0);
       copy_tile_store(J, sta[0], As[0]);
       copy_tile_store(J, stb[0], Bs[0]);
