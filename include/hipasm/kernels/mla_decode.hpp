@@ -1167,12 +1167,18 @@ constexpr void mla_decode_entry(builder J, arg<uint16_t*> o_ptr, arg<float*> lse
 // as few CUs as heads / 4; 4 waves a head below 16 splits were slower than 2 on 128-head rows:
 // a round of 8 splits per wave leaves most of their loads past num_splits.)
 inline constexpr uint32_t mla_decode_combine_g4_from = 16, mla_decode_combine_g2_from = 2;  // split counts
-constexpr uint32_t mla_decode_combine_waves_per_head(uint32_t num_splits) {
-  return num_splits >= mla_decode_combine_g4_from ? 4 : num_splits >= mla_decode_combine_g2_from ? 2 : 1;
+// (bf16 partials: a wave a head over 2 splits, both loads in flight together, with half the
+// workgroups; 2 waves a head from 3: a wave a head was slower at 8 splits)
+inline constexpr uint32_t mla_decode_combine_b16_g2_from = 3;
+constexpr uint32_t mla_decode_combine_waves_per_head(uint32_t num_splits, bool part_bf16 = false) {
+  return num_splits >= mla_decode_combine_g4_from                                                     ? 4
+         : num_splits >= (part_bf16 ? mla_decode_combine_b16_g2_from : mla_decode_combine_g2_from) ? 2
+                                                                                                     : 1;
 }
-// the combination's workgroups along x (the grid is x by total_q)
-constexpr uint32_t mla_decode_combine_groups(uint32_t num_heads, uint32_t num_splits) {
-  return (num_heads * mla_decode_combine_waves_per_head(num_splits) + 3) / 4;
+// the combination's workgroups along x (the grid is x by total_q); part_bf16: the kernel of
+// HIPASM_MLA_DECODE_COMBINE_BF16_KERNEL
+constexpr uint32_t mla_decode_combine_groups(uint32_t num_heads, uint32_t num_splits, bool part_bf16 = false) {
+  return (num_heads * mla_decode_combine_waves_per_head(num_splits, part_bf16) + 3) / 4;
 }
 // PB16: bf16 partials (mla_decode_config::part_bf16), a lane dims 8 lane .. + 7 (one 16-byte
 // load a split)
@@ -1192,7 +1198,7 @@ constexpr void mla_decode_combine_body(builder J, arg<uint16_t*> o_ptr, arg<floa
   auto lane = J.vgpr<u32>();
   lane = tid & 63u;
   auto glog = J.sgpr<u32>(), hlog = J.sgpr<u32>(), gsz = J.sgpr<u32>(), head = J.sgpr<u32>(), sub = J.sgpr<u32>();
-  constexpr uint32_t G4 = mla_decode_combine_g4_from, G2 = mla_decode_combine_g2_from;
+  constexpr uint32_t G4 = mla_decode_combine_g4_from, G2 = PB16 ? mla_decode_combine_b16_g2_from : mla_decode_combine_g2_from;
   glog = select(num_splits >= G4, 2u, gpr<u32>(select(num_splits >= G2, 1u, 0u)));
   hlog = select(num_splits >= G4, 0u, gpr<u32>(select(num_splits >= G2, 1u, 2u)));  // (log2 of 4 / G)
   gsz = select(num_splits >= G4, 4u, gpr<u32>(select(num_splits >= G2, 2u, 1u)));

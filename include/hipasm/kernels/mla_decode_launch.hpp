@@ -134,7 +134,7 @@ inline mla_decode_report launch_mla_decode(rt::device& dev, rt::module& mod, con
     if (a.total_q > 0) {
       rt::kernel_args c;
       c.add(a.o).add(a.lse).add(a.part_o).add(a.part_lse).add(a.num_heads).add(a.num_kv_splits);
-      r.combine = dev.launch(mod, k.combine, {mla_decode_combine_groups(a.num_heads, a.num_kv_splits), a.total_q, 1}, {256, 1, 1},
+      r.combine = dev.launch(mod, k.combine, {mla_decode_combine_groups(a.num_heads, a.num_kv_splits, k.config.part_bf16), a.total_q, 1}, {256, 1, 1},
                              c, opts);
     }
   }
