@@ -92,7 +92,8 @@ double row(const shape& s, const fs::path& aiter_dir, bool f8q = false, double a
   const uint32_t waves = sd ? 4 : f8q ? (rows <= 16 ? 1 : rows <= 64 ? 4 : 8) : rows <= 64 ? 4 : 8;
   const uint32_t pf = f8 && sd && target_gfx950 ? 3u : f8q ? (rows <= 16 ? 3u : 2u) : f8 == sd ? 2u : 1u;  // (kernels/mla_decode.hip)
   const hk::mla_decode_config cfg{.waves = waves, .split_dims = sd, .prefetch = pf,
-                                  .kv_cache = f8 ? hk::mla_kv_cache::fp8 : hk::mla_kv_cache::bf16, .q_fp8 = f8q};
+                                  .kv_cache = f8 ? hk::mla_kv_cache::fp8 : hk::mla_kv_cache::bf16, .q_fp8 = f8q,
+                                  .part_bf16 = !sd && !f8 && !f8q};  // (mla_r64, mla_r128)
   const std::string shp = "b" + std::to_string(s.batch) + "_q" + std::to_string(s.qlen) + "_kv" + std::to_string(s.kvlen) +
                           "_h" + std::to_string(s.heads) + (f8 ? "_fp8" : "_bf16");
   if (!selected(shp)) return 0;
@@ -175,7 +176,7 @@ double row(const shape& s, const fs::path& aiter_dir, bool f8q = false, double a
   rt::buffer<uint32_t> CN(*dev, std::vector<uint32_t>(std::max<uint64_t>(hk::mla_decode_counters_for(tq, s.heads), 1), 0u));
   auto af = a;
   if (fuse) af.counters = CN.addr();
-  const auto rep = hk::launch_mla_decode(*dev, *mod, {name, cfg, "mla_combine"}, af, lo);
+  const auto rep = hk::launch_mla_decode(*dev, *mod, {name, cfg, cfg.part_bf16 ? "mla_combine_b16" : "mla_combine"}, af, lo);
   if (tl) std::fprintf(stderr, "%s", rep.attn.profile->timeline(uint32_t(std::atoi(tl))).c_str());
   result h = from(rep.attn);
   if (splits > 1 && !fuse) {

@@ -125,7 +125,7 @@ void run(const hk::mla_decode_kernel_ref& k, const problem& pr) {
   rt::buffer<int> CQ(d, cq), KP(d, kv_indptr), KI(d, indices), KL(d, last.empty() ? std::vector<int>{0} : last);
   rt::buffer<uint16_t> O(d, std::vector<uint16_t>(size_t(tq) * H * DV + 1, 0x7fc1u));
   rt::buffer<uint32_t> L(d, std::vector<uint32_t>(size_t(tq) * H + 1, 0x7fc00001u));
-  const auto ws = hk::mla_decode_workspace_for(tq, H, pr.splits);
+  const auto ws = hk::mla_decode_workspace_for(tq, H, pr.splits, k.config.part_bf16);
   rt::buffer<uint32_t> PO(d, std::vector<uint32_t>(ws.part_o_bytes / 4 + 1, 0x7fc00002u));
   rt::buffer<uint32_t> PL(d, std::vector<uint32_t>(ws.part_lse_bytes / 4 + 1, 0x7fc00003u));
   const double scale = 1.0 / std::sqrt(double(DK));
@@ -248,6 +248,24 @@ TEST_CASE("mla_decode: 8 waves (128 rows: 32 heads x 4 tokens, 128 heads), pages
   run(w8_pg16, {.qlens = {1}, .kvlens = {33}, .heads = 128});
   // 128 heads over 9 splits: the combination's 2 waves a head (the bench's h128 rows)
   run(w8_pg16, {.qlens = {1, 1}, .kvlens = {300, 70}, .heads = 128, .splits = 9});
+}
+
+TEST_CASE("mla_decode: bf16 split partials (part_bf16) and their combination", "[mla]") {
+  const hk::mla_decode_kernel_ref w8_b16{"mla_w8_b16", mla_decode_config{.waves = 8, .prefetch = 2, .part_bf16 = true}, "mla_combine_b16"};
+  const hk::mla_decode_kernel_ref w2_pg4_b16{
+      "mla_w2_pg4_b16", mla_decode_config{.waves = 2, .page_size = 4, .prefetch = 1, .part_bf16 = true}, "mla_combine_b16"};
+  const hk::mla_decode_kernel_ref w8_fp8_b16{
+      "mla_w8_fp8_b16", mla_decode_config{.waves = 8, .prefetch = 1, .kv_cache = mla_kv_cache::fp8, .part_bf16 = true},
+      "mla_combine_b16"};
+  // 128 heads over 2 and 9 splits (the combination's 2 waves a head), 32 heads x 4 tokens (rows
+  // past a sequence's tokens)
+  run(w8_b16, {.qlens = {1, 1}, .kvlens = {300, 70}, .heads = 128, .splits = 2, .key_ramp = 0.01f});
+  run(w8_b16, {.qlens = {1}, .kvlens = {200}, .heads = 128, .splits = 9, .q_range = 3.0f});
+  run(w8_b16, {.qlens = {4, 1}, .kvlens = {40, 16}, .heads = 32, .splits = 2});
+  // 40 splits (4 waves a head, two rounds, many empty; a sequence of no key)
+  run(w2_pg4_b16, {.qlens = {1, 2, 1}, .kvlens = {900, 300, 0}, .heads = 32, .splits = 40, .key_ramp = 0.01f});
+  run(w2_pg4_b16, {.qlens = {1, 2, 4}, .kvlens = {70, 33, 5}, .heads = 32, .splits = 3});
+  run(w8_fp8_b16, {.qlens = {1, 1}, .kvlens = {150, 17}, .heads = 128, .splits = 3});
 }
 
 TEST_CASE("mla_decode: fp8 KV (the target's e4m3) with a per-tensor scale", "[mla]") {

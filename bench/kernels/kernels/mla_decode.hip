@@ -6,8 +6,9 @@
 namespace cfg {
 using hipasm::kernels::mla_decode_config;
 using hipasm::kernels::mla_kv_cache;
-constexpr mla_decode_config r64{.waves = 4, .prefetch = 2};
-constexpr mla_decode_config r128{.waves = 8, .prefetch = 2};
+// (bf16 split partials: half the bytes the epilogue writes and the combination reads)
+constexpr mla_decode_config r64{.waves = 4, .prefetch = 2, .part_bf16 = true};
+constexpr mla_decode_config r128{.waves = 8, .prefetch = 2, .part_bf16 = true};
 constexpr mla_decode_config r64_fp8{.waves = 4, .prefetch = 1, .kv_cache = mla_kv_cache::fp8};
 constexpr mla_decode_config r128_fp8{.waves = 8, .prefetch = 1, .kv_cache = mla_kv_cache::fp8};
 }  // namespace cfg
@@ -17,6 +18,7 @@ HIPASM_MLA_DECODE_KERNEL(mla_r128, cfg::r128)
 HIPASM_MLA_DECODE_KERNEL(mla_r64_fp8, cfg::r64_fp8)
 HIPASM_MLA_DECODE_KERNEL(mla_r128_fp8, cfg::r128_fp8)
 HIPASM_MLA_DECODE_COMBINE_KERNEL(mla_combine)
+HIPASM_MLA_DECODE_COMBINE_BF16_KERNEL(mla_combine_b16)
 // 16 rows on four waves splitting the dims (split_dims)
 HIPASM_MLA_DECODE_KERNEL(mla_sd4, (hipasm::kernels::mla_decode_config{.waves = 4, .split_dims = true, .prefetch = 1}))
 #if defined(__gfx950__)  // (160 KiB of LDS: more blocks in flight)

@@ -16,7 +16,7 @@
 //                last page (kv_len = (pages - 1) * page_size + last; no page: kv_len 0)
 //   out          [total_q][H][512] bf16;  lse [total_q][H] f32 (natural log of the row's sum of
 //                exp(scale q.k); -inf for a row that sees no key, whose out is 0)
-//   split KV (num_splits > 1): part_out [total_q][num_splits][H][512] f32 and part_lse
+//   split KV (num_splits > 1): part_out [total_q][num_splits][H][512] f32 (part_bf16: bf16) and part_lse
 //                [total_q][num_splits][H] f32 (each split's normalized output and LSE; aiter's
 //                logits / attn_lse), combined by the second kernel (mla_decode_combine)
 //
@@ -93,6 +93,11 @@ struct mla_decode_config {
   // (mla_decode_args::q_scale), both products on fp8 MFMAs straight from the fp8 rows the DMA
   // brought (no widening), P rounded to e4m3 (aiter's a8w8 form); false: bf16 Q
   bool q_fp8 = false;
+  // true: the split partials part_out in bf16 ([total_q][num_splits][H][512], combined by
+  // HIPASM_MLA_DECODE_COMBINE_BF16_KERNEL's kernel): half the bytes the split's epilogue writes
+  // and the combination reads (an output of 512 dims rounded once more, as the out it becomes);
+  // not split_dims (its fused combination reads f32)
+  bool part_bf16 = false;
 
   static constexpr uint32_t dk = 576, dv = 512, bn = 16;  // key and value dims, KV rows a block
   constexpr uint32_t threads() const { return 64 * waves; }
@@ -131,6 +136,7 @@ constexpr const char* mla_decode_config_error(const mla_decode_config& c) {
   if (c.prefetch < 1 || c.prefetch > 4) return "mla_decode: prefetch must be 1 to 4 blocks";
   if (c.split_dims && c.waves != 2 && c.waves != 4) return "mla_decode: split_dims takes 2 or 4 waves";
   if (c.q_fp8 && c.kv_cache != mla_kv_cache::fp8) return "mla_decode: q_fp8 takes kv_cache = mla_kv_cache::fp8";
+  if (c.part_bf16 && c.split_dims) return "mla_decode: part_bf16 takes a configuration without split_dims (its fused combination reads f32 partials)";
   if (c.lds_bytes() > 160 * 1024) return "mla_decode: the KV block buffers exceed 160 KiB of LDS (lower prefetch)";
   return nullptr;
 }
@@ -161,6 +167,7 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   using dtype::u64;
   constexpr uint32_t W = C.waves, BN = C.bn, DK = C.dk, DV = C.dv, T = C.threads();
   constexpr bool SD = C.split_dims;
+  constexpr uint32_t PEB = C.part_bf16 ? 2 : 4;     // a split partial's element bytes
   constexpr uint32_t NKS = SD ? 36 / W : 36;        // 16-dim slices of the keys a wave
   constexpr uint32_t NVT = SD ? 32 / W : 32;        // 16-dim tiles of O a wave
   constexpr uint32_t DVW = 16 * NVT;                // O dims a wave
@@ -1021,9 +1028,9 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     auto tt = J.sgpr<u32>(), pbase = J.sgpr<u32>(), recs = J.sgpr<u32>();
     tt = qse[0] + tok;
     pbase = (tt * num_splits + split) * num_heads + h0;  // the wave's first (token, split, head) row
-    recs = select(tok < qlen, 16u * DV * 4u, 0u);
+    recs = select(tok < qlen, 16u * DV * PEB, 0u);
     auto Pb = make_buffer(J, part_o, recs);
-    Pb.shift_base(pbase * (DV * 4));
+    Pb.shift_base(pbase * (DV * PEB));
     recs = select(tok < qlen, 64u, 0u);
     auto PLb = make_buffer(J, part_lse, recs);
     PLb.shift_base(pbase << 2);
@@ -1049,7 +1056,7 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
       wbase = (lane & 3u) * SRS + w * SREG + ring.offset;
       ra[0] = wbase + (((lane >> 2) + rot) & 15u) * 16u;  // (rows l % 4 + 4 j, j even)
       if constexpr (!TR) ra[1] = wbase + (((lane >> 2) + rot + 1u) & 15u) * 16u;  // (j odd)
-      poff = (lane & 3u) * (DV * 4) + ((lane >> 2) << 4);
+      poff = (lane & 3u) * (DV * PEB) + ((lane >> 2) << (PEB == 4 ? 4 : 3));
       if constexpr (SD) poff = poff + w * (DVW * 4);
       auto pw = J.vgpr<f32>(16).aligned(4), pr = J.vgpr<f32>(16).aligned(4);
       for (uint32_t g = 0; g < NVT / 4; ++g) {
@@ -1062,16 +1069,32 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
         for (uint32_t j = 0; j < 4; ++j)
           J.ds_read_b128(pr.slice(4 * j, 4).template as<u32>(), ra[TR ? 0 : j % 2], {.offset = static_cast<int32_t>(4 * SRS * j)});
         J.s_waitcnt(lgkmcnt(0));
-        for (uint32_t j = 0; j < 4; ++j)
-          Pb.store(pr.slice(4 * j, 4), at(poff) + static_cast<int64_t>(4 * DV * 4 * j + 256 * g), {.sc1 = true});
+        for (uint32_t j = 0; j < 4; ++j) {
+          if constexpr (PEB == 4) {
+            Pb.store(pr.slice(4 * j, 4), at(poff) + static_cast<int64_t>(4 * DV * 4 * j + 256 * g), {.sc1 = true});
+          } else {
+            // (a lane's 4 dims in 8 bytes: a store's lanes 4 rows x 128 contiguous bytes)
+            auto pb = pw.slice(4 * j, 2).template as<u32>();
+            pb[0] = cvt_bf16x2(pr[4 * j], pr[4 * j + 1], bf16_round::nearest_even_finite).template as<u32>();
+            pb[1] = cvt_bf16x2(pr[4 * j + 2], pr[4 * j + 3], bf16_round::nearest_even_finite).template as<u32>();
+            Pb.store(pb, at(poff) + static_cast<int64_t>(4 * DV * 2 * j + 128 * g), {.sc1 = true});
+          }
+        }
       }
     } else {
       auto pv = J.vgpr<f32>(4);
-      poff = col * (DV * 4) + (grp << UG);
+      poff = col * (DV * PEB) + (grp << (PEB == 4 ? UG : UG - 1));
       if constexpr (SD) poff = poff + w * (DVW * 4);
       for (uint32_t q = 0; q < NVT; ++q) {
-        for (uint32_t i = 0; i < 4; ++i) pv[i] = ureg(q, i) * inv;
-        Pb.store(pv, at(poff) + static_cast<int64_t>(uoff(q)), {.sc1 = true});
+        if constexpr (PEB == 4) {
+          for (uint32_t i = 0; i < 4; ++i) pv[i] = ureg(q, i) * inv;
+          Pb.store(pv, at(poff) + static_cast<int64_t>(uoff(q)), {.sc1 = true});
+        } else {
+          auto pb = pv.slice(0, 2).template as<u32>();
+          pb[0] = cvt_bf16x2(ureg(q, 0) * inv, ureg(q, 1) * inv, bf16_round::nearest_even_finite).template as<u32>();
+          pb[1] = cvt_bf16x2(ureg(q, 2) * inv, ureg(q, 3) * inv, bf16_round::nearest_even_finite).template as<u32>();
+          Pb.store(pb, at(poff) + static_cast<int64_t>(uoff(q) / 2), {.sc1 = true});
+        }
       }
     }
     auto loff = J.vgpr<u32>();
@@ -1144,18 +1167,27 @@ constexpr void mla_decode_entry(builder J, arg<uint16_t*> o_ptr, arg<float*> lse
 // as few CUs as heads / 4; 4 waves a head below 16 splits were slower than 2 on 128-head rows:
 // a round of 8 splits per wave leaves most of their loads past num_splits.)
 inline constexpr uint32_t mla_decode_combine_g4_from = 16, mla_decode_combine_g2_from = 2;  // split counts
-constexpr uint32_t mla_decode_combine_waves_per_head(uint32_t num_splits) {
-  return num_splits >= mla_decode_combine_g4_from ? 4 : num_splits >= mla_decode_combine_g2_from ? 2 : 1;
+// (bf16 partials: a wave a head over 2 splits, both loads in flight together, with half the
+// workgroups; 2 waves a head from 3: a wave a head was slower at 8 splits)
+inline constexpr uint32_t mla_decode_combine_b16_g2_from = 3;
+constexpr uint32_t mla_decode_combine_waves_per_head(uint32_t num_splits, bool part_bf16 = false) {
+  return num_splits >= mla_decode_combine_g4_from                                                     ? 4
+         : num_splits >= (part_bf16 ? mla_decode_combine_b16_g2_from : mla_decode_combine_g2_from) ? 2
+                                                                                                     : 1;
 }
-// the combination's workgroups along x (the grid is x by total_q)
-constexpr uint32_t mla_decode_combine_groups(uint32_t num_heads, uint32_t num_splits) {
-  return (num_heads * mla_decode_combine_waves_per_head(num_splits) + 3) / 4;
+// the combination's workgroups along x (the grid is x by total_q); part_bf16: the kernel of
+// HIPASM_MLA_DECODE_COMBINE_BF16_KERNEL
+constexpr uint32_t mla_decode_combine_groups(uint32_t num_heads, uint32_t num_splits, bool part_bf16 = false) {
+  return (num_heads * mla_decode_combine_waves_per_head(num_splits, part_bf16) + 3) / 4;
 }
+// PB16: bf16 partials (mla_decode_config::part_bf16), a lane dims 8 lane .. + 7 (one 16-byte
+// load a split)
+template <bool PB16 = false>
 constexpr void mla_decode_combine_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_ptr, arg<const float*> part_o,
                                        arg<const float*> part_lse, arg<unsigned> num_heads, arg<unsigned> num_splits) {
   using dtype::u32;
   using dtype::f32;
-  constexpr uint32_t DV = 512;
+  constexpr uint32_t DV = 512, EB = PB16 ? 2 : 4;  // (EB: a partial's element bytes)
   constexpr float NEG_INF = -std::numeric_limits<float>::infinity();
   constexpr float LOG2E = 1.44269504088896340736f;
   constexpr math_opts flush{.flush_denormals = true};
@@ -1166,7 +1198,7 @@ constexpr void mla_decode_combine_body(builder J, arg<uint16_t*> o_ptr, arg<floa
   auto lane = J.vgpr<u32>();
   lane = tid & 63u;
   auto glog = J.sgpr<u32>(), hlog = J.sgpr<u32>(), gsz = J.sgpr<u32>(), head = J.sgpr<u32>(), sub = J.sgpr<u32>();
-  constexpr uint32_t G4 = mla_decode_combine_g4_from, G2 = mla_decode_combine_g2_from;
+  constexpr uint32_t G4 = mla_decode_combine_g4_from, G2 = PB16 ? mla_decode_combine_b16_g2_from : mla_decode_combine_g2_from;
   glog = select(num_splits >= G4, 2u, gpr<u32>(select(num_splits >= G2, 1u, 0u)));
   hlog = select(num_splits >= G4, 0u, gpr<u32>(select(num_splits >= G2, 1u, 2u)));  // (log2 of 4 / G)
   gsz = select(num_splits >= G4, 4u, gpr<u32>(select(num_splits >= G2, 2u, 1u)));
@@ -1174,10 +1206,10 @@ constexpr void mla_decode_combine_body(builder J, arg<uint16_t*> o_ptr, arg<floa
   sub = w & (gsz - 1u);
   auto row = J.sgpr<u32>(), recs = J.sgpr<u32>();
   row = tq * num_heads + head;  // of out / lse
-  recs = select(head < num_heads, gpr<u32>(num_splits * num_heads * (DV * 4)), 0u);  // (a wave past the heads: none)
+  recs = select(head < num_heads, gpr<u32>(num_splits * num_heads * (DV * EB)), 0u);  // (a wave past the heads: none)
   auto Pb = make_buffer(J, part_o, recs);
   auto sh = J.sgpr<u32>();
-  sh = (tq * num_splits * num_heads + head) * (DV * 4);
+  sh = (tq * num_splits * num_heads + head) * (DV * EB);
   Pb.shift_base(sh);
   recs = select(head < num_heads, gpr<u32>(num_splits * num_heads * 4u), 0u);
   auto PLb = make_buffer(J, part_lse, recs);
@@ -1185,7 +1217,8 @@ constexpr void mla_decode_combine_body(builder J, arg<uint16_t*> o_ptr, arg<floa
   PLb.shift_base(sh);
   // SB of the wave's splits a round (splits past num_splits: offsets past the V#s, lse 0 and ignored)
   constexpr int SB = 8;
-  auto acc = J.vgpr<f32>(8).aligned(4), x = J.vgpr<f32>(8 * SB).aligned(4);
+  auto acc = J.vgpr<f32>(8).aligned(4), x = J.vgpr<f32>(PB16 ? 4 : 8 * SB).aligned(4);
+  auto xb = J.vgpr<u32>(PB16 ? 4 * SB : 4).aligned(4);  // (PB16: a split's 8 bf16 in 4 dwords)
   acc.fill(0.0f);
   auto m = J.vgpr<f32>(), l = J.vgpr<f32>(), ls = J.vgpr<f32>(SB);
   m = NEG_INF;
@@ -1205,23 +1238,34 @@ constexpr void mla_decode_combine_body(builder J, arg<uint16_t*> o_ptr, arg<floa
   auto s = J.sgpr<u32>(), sk = J.sgpr<u32>(), poff = J.sgpr<u32>(), loff = J.sgpr<u32>();
   auto voff = J.vgpr<u32>(), zero = J.vgpr<u32>();
   auto one = J.vgpr<f32>();
-  voff = lane << 4;  // (dims 4 lane .. + 3 and 256 + 4 lane .. + 3: each load 8 whole lines)
+  voff = lane << 4;  // (dims 4 lane .. + 3 and 256 + 4 lane .. + 3: each load 8 whole lines; PB16: 8 lane .. + 7)
   zero = 0u;
   one = 1.0f;
   s = sub + 0u;
   J.While([&] { return s < num_splits; }, [&] {
     for (int k = 0; k < SB; ++k) {
       sk = s + (gsz * static_cast<uint32_t>(k));
-      poff = select(sk < num_splits, gpr<u32>(sk * num_heads * (DV * 4)), 0x80000000u);
+      poff = select(sk < num_splits, gpr<u32>(sk * num_heads * (DV * EB)), 0x80000000u);
       loff = select(sk < num_splits, gpr<u32>(sk * num_heads * 4u), 0x80000000u);
       PLb.load(ls[k], at(zero) + at(loff));
-      Pb.load(x.slice(8 * k, 4), at(voff) + at(poff));
-      Pb.load(x.slice(8 * k + 4, 4), at(voff) + at(poff) + (DV * 2));
+      if constexpr (PB16) {
+        Pb.load(xb.slice(4 * k, 4), at(voff) + at(poff));
+      } else {
+        Pb.load(x.slice(8 * k, 4), at(voff) + at(poff));
+        Pb.load(x.slice(8 * k + 4, 4), at(voff) + at(poff) + (DV * 2));
+      }
     }
     J.s_waitcnt(vmcnt(0));
     for (int k = 0; k < SB; ++k) {
       sk = s + (gsz * static_cast<uint32_t>(k));
-      J.If(sk < num_splits, [&] { fold(ls[k], one, [&](int i) { return x[8 * k + i]; }); });
+      if constexpr (PB16)
+        J.If(sk < num_splits, [&] {
+          fold(ls[k], one, [&](int i) {
+            return i % 2 ? (xb[4 * k + i / 2] & 0xffff0000u).template as<f32>() : (xb[4 * k + i / 2] << 16u).template as<f32>();
+          });
+        });
+      else
+        J.If(sk < num_splits, [&] { fold(ls[k], one, [&](int i) { return x[8 * k + i]; }); });
     }
     s = s + (gsz * static_cast<uint32_t>(SB));
   });
@@ -1261,13 +1305,18 @@ constexpr void mla_decode_combine_body(builder J, arg<uint16_t*> o_ptr, arg<floa
   inv = select(l > 0.0f, rcp(l, flush), 0.0f);
   auto Ob = make_buffer(J, o_ptr, DV * 2);
   Ob.shift_base(row * (DV * 2));
-  auto ov = J.vgpr<u32>(4);
+  auto ov = J.vgpr<u32>(4).aligned(4);
   for (int i = 0; i < 4; ++i)
     ov[i] = cvt_bf16x2(acc[2 * i] * inv, acc[2 * i + 1] * inv, bf16_round::nearest_even_finite).as<u32>();
   auto oo = J.vgpr<u32>();
-  oo = lane << 3;
-  Ob.store(ov.slice(0, 2), at(oo));
-  Ob.store(ov.slice(2, 2), at(oo) + static_cast<int64_t>(DV));
+  if constexpr (PB16) {
+    oo = lane << 4;
+    Ob.store(ov, at(oo));
+  } else {
+    oo = lane << 3;
+    Ob.store(ov.slice(0, 2), at(oo));
+    Ob.store(ov.slice(2, 2), at(oo) + static_cast<int64_t>(DV));
+  }
   lse = select(l > 0.0f, gpr<f32>(m + log(l, flush)), NEG_INF);
   auto Lb = make_buffer(J, lse_ptr, 4u);
   Lb.shift_base(row << 2);
@@ -1303,6 +1352,14 @@ constexpr void mla_decode_combine_body(builder J, arg<uint16_t*> o_ptr, arg<floa
 #define HIPASM_MLA_DECODE_COMBINE_KERNEL(NAME)                                                                         \
   extern "C" __attribute__((global)) void NAME(uint16_t* o, float* lse, const float* part_o, const float* part_lse,     \
                                                unsigned num_heads, unsigned num_splits) {                              \
-    constexpr auto fn = &::hipasm::kernels::mla_decode_combine_body;                                                  \
+    constexpr auto fn = &::hipasm::kernels::mla_decode_combine_body<false>;                                           \
     HIPASM_KERNEL_BODY(fn, o, lse, part_o, part_lse, num_heads, num_splits);       \
+  }
+// The combination kernel NAME of bf16 partials (configurations with part_bf16; the part_o
+// argument's bytes are bf16).
+#define HIPASM_MLA_DECODE_COMBINE_BF16_KERNEL(NAME)                                                                    \
+  extern "C" __attribute__((global)) void NAME(uint16_t* o, float* lse, const float* part_o, const float* part_lse,     \
+                                               unsigned num_heads, unsigned num_splits) {                              \
+    constexpr auto fn = &::hipasm::kernels::mla_decode_combine_body<true>;                                            \
+    HIPASM_KERNEL_BODY(fn, o, lse, part_o, part_lse, num_heads, num_splits);                                         \
   }

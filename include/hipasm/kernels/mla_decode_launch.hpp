@@ -13,7 +13,7 @@
 // The arguments are aiter's mla_decode_fwd's (aiter/mla.py): qo_indptr, kv_indptr (in pages),
 // kv_indices, kv_last_page_lens device arrays; max_seqlen_q a host bound of the query lengths
 // (it sizes the grid). num_kv_splits > 1 needs the workspace part_o [total_q][splits][H][512]
-// f32 and part_lse [total_q][splits][H] f32 (mla_decode_workspace) and runs the combination
+// f32 (bf16 with part_bf16, and a combination kernel of HIPASM_MLA_DECODE_COMBINE_BF16_KERNEL) and part_lse [total_q][splits][H] f32 (mla_decode_workspace) and runs the combination
 // as a second launch.
 #pragma once
 #include <cmath>
@@ -65,9 +65,11 @@ constexpr bool mla_decode_fuse_combine(const mla_decode_config& cfg, uint32_t sp
 struct mla_decode_workspace {
   uint64_t part_o_bytes = 0, part_lse_bytes = 0;
 };
-constexpr mla_decode_workspace mla_decode_workspace_for(uint32_t total_q, uint32_t num_heads, uint32_t splits) {
+// (part_bf16: the configuration's mla_decode_config::part_bf16, bf16 part_o)
+constexpr mla_decode_workspace mla_decode_workspace_for(uint32_t total_q, uint32_t num_heads, uint32_t splits,
+                                                        bool part_bf16 = false) {
   const uint64_t rows = uint64_t(total_q) * splits * num_heads;
-  return {rows * 512 * 4, rows * 4};
+  return {rows * 512 * (part_bf16 ? 2 : 4), rows * 4};
 }
 
 // The default number of KV splits (the bench's pick; the launch takes num_kv_splits as given):
@@ -132,7 +134,7 @@ inline mla_decode_report launch_mla_decode(rt::device& dev, rt::module& mod, con
     if (a.total_q > 0) {
       rt::kernel_args c;
       c.add(a.o).add(a.lse).add(a.part_o).add(a.part_lse).add(a.num_heads).add(a.num_kv_splits);
-      r.combine = dev.launch(mod, k.combine, {mla_decode_combine_groups(a.num_heads, a.num_kv_splits), a.total_q, 1}, {256, 1, 1},
+      r.combine = dev.launch(mod, k.combine, {mla_decode_combine_groups(a.num_heads, a.num_kv_splits, k.config.part_bf16), a.total_q, 1}, {256, 1, 1},
                              c, opts);
     }
   }
