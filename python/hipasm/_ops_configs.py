@@ -256,18 +256,21 @@ def attn_bwd_dq(target, causal, max_seqlen_k):
     return "recompute" if target == "gfx950" and not (bool(causal) and max_seqlen_k <= 1024) else "atomic"
 
 
+ATTN_BWD_DQ_SUFFIX = {"atomic": "", "recompute": "_rc", "atomic16": "_a16"}
+
+
 def attn_bwd(head_dim, causal, dq="atomic", op="flash_attn_bwd", dtype="bf16"):
-    """attn_bwd.hpp: head_dim 64 or 128, 4 waves of 32 keys; dq "atomic" (three kernels) or
-    "recompute" (name _rc: four kernels, the dQ one name_rc_dq); dtype "bf16" or "f16" (name
-    suffix _f16, after _rc)."""
+    """attn_bwd.hpp: head_dim 64 or 128, 4 waves of 32 keys; dq "atomic" (three kernels),
+    "recompute" (name _rc: four kernels, the dQ one name_rc_dq) or "atomic16" (name _a16: dQ added
+    by packed 16-bit atomics into dQ itself); dtype "bf16" or "f16" (name suffix _f16, after the
+    mode's)."""
     if head_dim not in (64, 128):
         raise _err(op, f"head_dim = {head_dim} (q's last dimension) must be 64 or 128")
     c = causal_code(causal, op)
-    rc = dq == "recompute"
     sfx, field = _dtype_parts(dtype, op)
-    return [Kernel(f"attn_bwd_d{head_dim}_c{c}" + ("_rc" if rc else "") + sfx, "HIPASM_ATTN_BWD_KERNELS",
+    return [Kernel(f"attn_bwd_d{head_dim}_c{c}" + ATTN_BWD_DQ_SUFFIX[dq] + sfx, "HIPASM_ATTN_BWD_KERNELS",
                    "attn_bwd.hpp", "attn_bwd_config", f".head_dim = {head_dim}, {_mask_fields(c)}{field}"
-                   + (", .dq = ::hipasm::kernels::attn_bwd_dq::recompute" if rc else ""))]
+                   + (f", .dq = ::hipasm::kernels::attn_bwd_dq::{dq}" if dq != "atomic" else ""))]
 
 
 def mla_decode(num_heads, max_seqlen_q, fp8, page_size, target, op="mla_decode", q_fp8=False):

@@ -116,10 +116,10 @@ _PATTERNS = {
     # (_f16: f16 tensors, else bf16)
     "attn_fwd": re.compile(r"attn_fwd_d(\d+)_w(\d+)_n(\d+)_c([012])(|_f16)$"),
     "attn_fwd_fp8": re.compile(r"attn_fwd_fp8_d(\d+)_w(\d+)_n(\d+)_c([012])$"),
-    # (_rc: the recompute dQ mode's kernels)
-    "attn_bwd": re.compile(r"attn_bwd_d(\d+)_c([012])(|_rc)(|_f16)$"),
-    "attn_bwd_odo": re.compile(r"attn_bwd_d(\d+)_c([012])(|_rc)(|_f16)_dot_do_o$"),
-    "attn_bwd_cvt": re.compile(r"attn_bwd_d(\d+)_c([012])(|_rc)(|_f16)_convert_dq$"),
+    # (_rc: the recompute dQ mode's kernels; _a16: the atomic16 mode's)
+    "attn_bwd": re.compile(r"attn_bwd_d(\d+)_c([012])(|_rc|_a16)(|_f16)$"),
+    "attn_bwd_odo": re.compile(r"attn_bwd_d(\d+)_c([012])(|_rc|_a16)(|_f16)_dot_do_o$"),
+    "attn_bwd_cvt": re.compile(r"attn_bwd_d(\d+)_c([012])(|_rc|_a16)(|_f16)_convert_dq$"),
     "attn_bwd_dq": re.compile(r"attn_bwd_d(\d+)_c([012])(_rc)(|_f16)_dq$"),
     "mla_decode": re.compile(r"mla_decode_(bf16|fp8|fp8q)_w(\d+)_s([01])_p(\d+)_f(\d+)$"),
     "mla_decode_combine": re.compile(r"mla_decode_combine$"),
@@ -694,7 +694,7 @@ ATTN_BWD_STREAM_THREADS = 256  # attn_bwd_config::stream_threads (dot_do_o, conv
 
 
 def flash_attn_bwd(do, q, k, v, o, lse, causal=False, softmax_scale=None, cu_seqlens_q=None, cu_seqlens_k=None,
-                   max_seqlen_q=None, max_seqlen_k=None):
+                   max_seqlen_q=None, max_seqlen_k=None, dq_accum="f32"):
     """Flash attention backward, bf16 or f16 (attn_bwd.hpp, FlashAttention-2's): dQ, dK, dV of
     O = softmax(softmax_scale * Q K^T) V from dO, the forward's inputs, its O and its LSE (as
     flash_attn_fwd(..., return_lse=True) returns them); GQA / MQA (dK and dV summed over the query
@@ -710,7 +710,10 @@ def flash_attn_bwd(do, q, k, v, o, lse, causal=False, softmax_scale=None, cu_seq
     gfx950 for causal sequences up to 1024 keys): the rowsum(dO O) pre-pass, the main kernel
     adding dQ into an f32 workspace, the dQ conversion; "recompute" (gfx950): the pre-pass, the
     main kernel without dQ, a dQ kernel of its own. With GQA / MQA a last launch sums the
-    per-query-head dK and dV."""
+    per-query-head dK and dV.
+    dq_accum="dtype" (AMD's "a16"): the main kernel adds each 128-key tile's dQ partial, rounded to
+    the inputs' type, into dQ with packed 16-bit atomics (no f32 workspace, no dQ conversion):
+    faster, and dQ carries one rounding a key tile (its error grows with seqlen_k / 128)."""
     op = "flash_attn_bwd"
     (do, q, k, v, o), dt = _check_attn16(op, (("do", do), ("q", q), ("k", k), ("v", v), ("o", o)))
     sfx = "_f16" if dt == "f16" else ""
@@ -740,20 +743,30 @@ def flash_attn_bwd(do, q, k, v, o, lse, causal=False, softmax_scale=None, cu_seq
         softmax_scale = head_dim ** -0.5
     if not softmax_scale > 0:
         raise ValueError(f"hipasm.ops.{op}: softmax_scale must be positive, got {softmax_scale}")
+    if dq_accum not in ("f32", "dtype"):
+        raise ValueError(f"hipasm.ops.{op}: dq_accum must be \"f32\" or \"dtype\", got {dq_accum!r}")
     code = _cfg.causal_code(causal, op)
-    mode = _cfg.attn_bwd_dq(_target(), code, int(max_seqlen_k))
+    a16 = dq_accum == "dtype"
+    mode = "atomic16" if a16 else _cfg.attn_bwd_dq(_target(), code, int(max_seqlen_k))
     rc = mode == "recompute"
     what = f"head_dim={head_dim} causal={causal!r} dq={mode} dtype={dt}"
     rule = lambda: _cfg.attn_bwd(head_dim, causal, mode, dtype=dt)
-    match = lambda c: c[0] == head_dim and c[1] == code and c[2] == ("_rc" if rc else "") and c[3] == sfx
+    match = lambda c: c[0] == head_dim and c[1] == code and c[2] == _cfg.ATTN_BWD_DQ_SUFFIX[mode] and c[3] == sfx
     main, _ = _find("attn_bwd", match, rule, what)
     odo, _ = _find("attn_bwd_odo", match, rule, what)
     cvt, _ = _find("attn_bwd_cvt", match, rule, what)
     dq, dk, dv = _empty(q, tuple(q.shape)), _empty(k, tuple(k.shape)), _empty(v, tuple(v.shape))
     if total_q and total_k:
         gqa = hq != hkv
-        # (recompute: no f32 dQ workspace; the kernels take a null address)
-        dq_acc = DevicePointer(0) if rc else _zeros(q, (total_q, hq, head_dim), "float32")
+        # (recompute: no f32 dQ workspace, the kernels take a null address; atomic16: dQ itself, which
+        # the first kernel zeroes, seen as the float* argument it takes the place of)
+        if a16 and _is_torch(dq):
+            import torch
+            dq_acc = dq.view(torch.float32)
+        elif a16:
+            dq_acc = dq.view(_np().float32)
+        else:
+            dq_acc = DevicePointer(0) if rc else _zeros(q, (total_q, hq, head_dim), "float32")
         delta = _zeros(q, (hq, total_q), "float32")
         rows = batch * int(max_seqlen_q) * hq
         rpw = ATTN_BWD_STREAM_THREADS // (head_dim // 8)
@@ -773,7 +786,7 @@ def flash_attn_bwd(do, q, k, v, o, lse, causal=False, softmax_scale=None, cu_seq
         # sums and as many of dV's)
         red_groups = (batch * int(max_seqlen_k) * hkv * head_dim // 8 + ATTN_BWD_STREAM_THREADS - 1) \
             // ATTN_BWD_STREAM_THREADS if gqa else 0
-        dq_groups = 0 if rc else stream
+        dq_groups = 0 if rc or a16 else stream
         if dq_groups + red_groups:
             cvt((dq_groups + 2 * red_groups, 1, 1), ATTN_BWD_STREAM_THREADS, dq, dq_acc, dk, dv, dk_out, dv_out,
                 cu_seqlens_q, cu_seqlens_k, hq, hkv, batch, dq_groups, red_groups, float(softmax_scale))

@@ -156,10 +156,10 @@ def _flash_attn_fwd_meta(q, k, v, causal=False, softmax_scale=None, cu_seqlens_q
 
 
 def _flash_attn_bwd(do, q, k, v, o, lse, causal=False, softmax_scale=None, cu_seqlens_q=None, cu_seqlens_k=None,
-                    max_seqlen_q=None, max_seqlen_k=None):
+                    max_seqlen_q=None, max_seqlen_k=None, dq_accum="f32"):
     return ops.flash_attn_bwd(do, q, k, v, o, lse, causal=causal, softmax_scale=softmax_scale,
                               cu_seqlens_q=cu_seqlens_q, cu_seqlens_k=cu_seqlens_k, max_seqlen_q=max_seqlen_q,
-                              max_seqlen_k=max_seqlen_k)
+                              max_seqlen_k=max_seqlen_k, dq_accum=dq_accum)
 
 
 def _flash_attn_bwd_meta(do, q, k, v, *args, **kwargs):
@@ -218,8 +218,8 @@ OPS = {
                        "-> (Tensor, Tensor)", _flash_attn_fwd, _flash_attn_fwd_meta),
     "flash_attn_bwd": ("flash_attn_bwd(Tensor do, Tensor q, Tensor k, Tensor v, Tensor o, Tensor lse, "
                        "bool causal=False, float? softmax_scale=None, Tensor? cu_seqlens_q=None, "
-                       "Tensor? cu_seqlens_k=None, int? max_seqlen_q=None, int? max_seqlen_k=None) "
-                       "-> (Tensor, Tensor, Tensor)", _flash_attn_bwd, _flash_attn_bwd_meta),
+                       "Tensor? cu_seqlens_k=None, int? max_seqlen_q=None, int? max_seqlen_k=None, "
+                       "str dq_accum=\"f32\") -> (Tensor, Tensor, Tensor)", _flash_attn_bwd, _flash_attn_bwd_meta),
     "fused_moe": ("fused_moe(Tensor x, Tensor w1, Tensor w2, Tensor topk_weights, Tensor topk_ids, "
                   "str activation=\"silu\") -> Tensor",
                   lambda x, w1, w2, topk_weights, topk_ids, activation="silu":
@@ -231,29 +231,35 @@ OPS = {
 class FlashAttention(torch.autograd.Function):
     """O = softmax(softmax_scale Q K^T) V with its gradient, for autograd: the forward is
     hipasm.ops.flash_attn_fwd (which keeps the LSE), the backward hipasm.ops.flash_attn_bwd (dQ,
-    dK, dV; GQA: dK and dV summed over the query heads of a KV head; dQ accumulated in f32).
+    dK, dV; GQA: dK and dV summed over the query heads of a KV head; dQ accumulated in f32, or with
+    dq_accum="dtype" by 16-bit atomics into dQ: see hipasm.ops.flash_attn_bwd).
     Dense layout: q [batch, seqlen_q, num_heads, head_dim], k and v [batch, seqlen_k,
     num_kv_heads, head_dim]; causal masks bottom-right."""
 
     @staticmethod
-    def forward(ctx, q, k, v, causal=False, softmax_scale=None):
+    def forward(ctx, q, k, v, causal=False, softmax_scale=None, dq_accum="f32"):
         o, lse = ops.flash_attn_fwd(q, k, v, causal=causal, softmax_scale=softmax_scale, return_lse=True)
         ctx.save_for_backward(q, k, v, o, lse)
         ctx.causal = bool(causal)
         ctx.scale = float(softmax_scale) if softmax_scale is not None else q.shape[-1] ** -0.5
+        ctx.dq_accum = dq_accum
         return o
 
     @staticmethod
     def backward(ctx, do):
         q, k, v, o, lse = ctx.saved_tensors
-        dq, dk, dv = ops.flash_attn_bwd(do.to(q.dtype), q, k, v, o, lse, causal=ctx.causal, softmax_scale=ctx.scale)
-        return dq, dk, dv, None, None
+        dq, dk, dv = ops.flash_attn_bwd(do.to(q.dtype), q, k, v, o, lse, causal=ctx.causal, softmax_scale=ctx.scale,
+                                        dq_accum=ctx.dq_accum)
+        return dq, dk, dv, None, None, None
 
 
-def flash_attn(q, k, v, causal=False, softmax_scale=None):
+def flash_attn(q, k, v, causal=False, softmax_scale=None, dq_accum="f32"):
     """Attention with autograd (FlashAttention): o = flash_attn(q, k, v, causal); o.backward(do)
-    fills q.grad, k.grad and v.grad. bf16 or f16 tensors (all of one), dense layout (see FlashAttention)."""
-    return FlashAttention.apply(q, k, v, causal, softmax_scale)
+    fills q.grad, k.grad and v.grad. bf16 or f16 tensors (all of one), dense layout (see FlashAttention).
+    dq_accum: hipasm.ops.flash_attn_bwd's ("f32", or "dtype": AMD's a16, faster and less precise)."""
+    if dq_accum not in ("f32", "dtype"):
+        raise ValueError(f"hipasm.torch_ops.flash_attn: dq_accum must be \"f32\" or \"dtype\", got {dq_accum!r}")
+    return FlashAttention.apply(q, k, v, causal, softmax_scale, dq_accum)
 
 
 def _below_autograd(op):

@@ -311,13 +311,15 @@ def test_flash_attn_fwd_errors(sim):
         hipasm.ops.flash_attn_fwd(q, q, q, cu_seqlens_q=np.array([0, 4], np.int32))
 
 
-def attn_bwd_reference(q, k, v, do, cq, ck, causal, scale):
+def attn_bwd_reference(q, k, v, do, cq, ck, causal, scale, dq_tile=0):
     """f64 gradients (dq, dk, dv) of attn_reference's attention of packed sequences, written from
     its math: P = softmax(S), dV = P^T dO, dP = dO V^T, dS = P (dP - rowsum(dP P)), dQ = scale dS K,
-    dK = scale dS^T Q (summed over the query heads of a KV head)."""
+    dK = scale dS^T Q (summed over the query heads of a KV head). With dq_tile also the sum over
+    the key tiles of dq_tile keys of |dQ's partial of the tile| (a 4th array like dq)."""
     qf, kf, vf, dof = (f64(a) for a in (q, k, v, do))
     hq, hkv = q.shape[1], k.shape[1]
     dq, dk, dv = np.zeros(q.shape), np.zeros(k.shape), np.zeros(v.shape)
+    dq_abs = np.zeros(q.shape)
     for b in range(len(cq) - 1):
         sq, sk = cq[b + 1] - cq[b], ck[b + 1] - ck[b]
         qs, ks = slice(cq[b], cq[b + 1]), slice(ck[b], ck[b + 1])
@@ -335,7 +337,9 @@ def attn_bwd_reference(q, k, v, do, cq, ck, causal, scale):
             dv[ks, g] += p.T @ dof[qs, h]
             dq[qs, h] = scale * ds @ kf[ks, g]
             dk[ks, g] += scale * ds.T @ qf[qs, h]
-    return dq, dk, dv
+            for t in range(0, sk, dq_tile or sk + 1):
+                dq_abs[qs, h] += np.abs(scale * ds[:, t:t + dq_tile] @ kf[ks, g][t:t + dq_tile])
+    return (dq, dk, dv, dq_abs) if dq_tile else (dq, dk, dv)
 
 
 def close_grad(name, got_bits, ref):
@@ -367,6 +371,32 @@ def test_flash_attn_bwd_dense_numpy(sim, causal, d):
     dq, dk, dv = hipasm.ops.flash_attn_bwd(do, q, k, v, o, lse, causal=causal)
     assert dq.shape == q.shape and dk.shape == k.shape and dv.shape == v.shape and dq.dtype == np.uint16
     close_dense_grads(q, k, v, do, (dq, dk, dv), causal)
+
+
+@pytest.mark.parametrize("causal,d", [(False, 64), (True, 128)])
+def test_flash_attn_bwd_dq_accum_dtype_numpy(sim, causal, d):
+    """dq_accum="dtype" (attn_bwd_dq::atomic16): dQ summed over 3 key tiles (the last partial) by
+    packed bf16 atomics. Each tile's partial is rounded to bf16 and each running sum again: with n
+    tiles dQ's extra error is at most (n + 1) 2^-8 (1 + 2^-6) times the sum of |partials|."""
+    batch, sq, sk, hq, hkv = 1, 40, 300, 4, 2  # GQA: dK, dV summed by the last launch (no dQ conversion)
+    q = bf16_bits(rng.standard_normal((batch, sq, hq, d)))
+    k = bf16_bits(rng.standard_normal((batch, sk, hkv, d)))
+    v = bf16_bits(rng.standard_normal((batch, sk, hkv, d)))
+    do = bf16_bits(rng.standard_normal((batch, sq, hq, d)))
+    o, lse = hipasm.ops.flash_attn_fwd(q, k, v, causal=causal, return_lse=True)
+    dq, dk, dv = hipasm.ops.flash_attn_bwd(do, q, k, v, o, lse, causal=causal, dq_accum="dtype")
+    assert any(n == f"attn_bwd_d{d}_c{int(causal)}_a16" for m in hipasm.ops._module_list() for n in m.kernel_names)
+    cq, ck = np.array([0, sq]), np.array([0, sk])
+    ref_dq, ref_dk, ref_dv, dq_abs = attn_bwd_reference(q[0], k[0], v[0], do[0], cq, ck, causal, d ** -0.5,
+                                                        dq_tile=128)
+    close_grad("dk", dk[0], ref_dk)
+    close_grad("dv", dv[0], ref_dv)
+    n = (sk + 127) // 128
+    bound = 2e-2 * np.abs(ref_dq).max() + 1e-3 + (n + 1) * 2.0 ** -8 * (1 + 2.0 ** -6) * dq_abs
+    err = np.abs(f64(dq[0]) - ref_dq)
+    assert (err <= bound).all(), f"dq: max |grad - reference| - bound {(err - bound).max()}"
+    with pytest.raises(ValueError, match=r"flash_attn_bwd: dq_accum must be"):
+        hipasm.ops.flash_attn_bwd(do, q, k, v, o, lse, dq_accum="bf16")
 
 
 def test_flash_attn_bwd_varlen_numpy(sim):

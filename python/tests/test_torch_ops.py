@@ -314,3 +314,21 @@ def test_flash_attn_autograd(sim, causal, sq, sk, h, hk, d):
         # (bf16 inputs, the forward's bf16 O in rowsum(dO O), f32 products, bf16 results)
         err = (got.double() - want).abs().max().item()
         assert err <= 2e-2 * want.abs().max().item() + 1e-3, f"max |grad - reference| {err}"
+
+
+def test_flash_attn_autograd_dq_accum_dtype(sim):
+    """dq_accum="dtype" reaches flash_attn_bwd (AMD's a16: dQ by packed bf16 atomics); one key tile,
+    so dQ is rounded once, as with the f32 sum."""
+    sq, sk, h, hk, d = 40, 72, 4, 2, 64
+    q, k, v = bf16((1, sq, h, d), seed=31), bf16((1, sk, hk, d), seed=32), bf16((1, sk, hk, d), seed=33)
+    do = bf16((1, sq, h, d), seed=34)
+    qg, kg, vg = (t.clone().requires_grad_() for t in (q, k, v))
+    hipasm.torch_ops.flash_attn(qg, kg, vg, False, None, "dtype").backward(do)
+    assert any(n == "attn_bwd_d64_c0_a16" for m in hipasm.ops._module_list() for n in m.kernel_names)
+    qr, kr, vr = (t.double().requires_grad_() for t in (q, k, v))
+    _attention_reference(qr, kr, vr, False, d ** -0.5).backward(do.double())
+    for got, want in ((qg.grad, qr.grad), (kg.grad, kr.grad), (vg.grad, vr.grad)):
+        err = (got.double() - want).abs().max().item()
+        assert err <= 2e-2 * want.abs().max().item() + 1e-3, f"max |grad - reference| {err}"
+    with pytest.raises(ValueError, match=r"flash_attn: dq_accum must be"):
+        hipasm.torch_ops.flash_attn(qg, kg, vg, False, None, "f16")
