@@ -1003,144 +1003,224 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
       q = q + 1u;
     });
   };
-  J.If(num_splits == 1u, [&] {
+  constexpr uint32_t SRS = 256, SREG = 16 * SRS;  // (the f32 partial's LDS staging, below)
+  if constexpr (PEB == 2) {
+    // part_bf16: O / l to bf16 once for both the one-split output and the bf16 partial (the
+    // same values; a conversion in each path doubled what the compiler builds), 4 units at a
+    // time, each group's stores (a uniform branch to the output's or the partial's) leaving
+    // while the next group converts
     auto Ob = make_buffer(J, o_ptr, nrows * (DV * 2));
     auto Lb = make_buffer(J, lse_ptr, nrows * 4u);
     auto sh = J.sgpr<u32>();
     sh = qse[0] * num_heads;
     Ob.shift_base(sh * (DV * 2));
     Lb.shift_base(sh << 2);
-    auto ooff = J.vgpr<u32>(), ov = J.vgpr<u32>(2);
+    auto ooff = J.vgpr<u32>();
     ooff = rrow * (DV * 2) + (grp << (UG - 1));
-    if constexpr (SD) ooff = ooff + w * (DVW * 2);
-    for (uint32_t q = 0; q < NVT; ++q) {
-      ov[0] = cvt_bf16x2(ureg(q, 0) * inv, ureg(q, 1) * inv, bf16_round::nearest_even_finite).template as<u32>();
-      ov[1] = cvt_bf16x2(ureg(q, 2) * inv, ureg(q, 3) * inv, bf16_round::nearest_even_finite).template as<u32>();
-      Ob.store(ov, at(ooff) + static_cast<int64_t>(uoff(q) / 2));
-    }
-    auto loff = J.vgpr<u32>();
-    loff = select(grp == 0u, gpr<u32>(rrow << 2), 0x80000000u);  // one store a row
-    if constexpr (SD) J.If(w != 0u, [&] { loff = 0x80000000u; });
-    Lb.store(lse, at(loff));
-  }, [&] {
-    // partial: [token][split][H][512] f32 and [token][split][H]; the wave's rows are heads
-    // h0 .. h0 + 15 of token tok (rows past the sequence's: dropped by the V# range)
+    // the partial: [token][split][H][512] bf16 and [token][split][H] (as the f32 one's below)
     auto tt = J.sgpr<u32>(), pbase = J.sgpr<u32>(), recs = J.sgpr<u32>();
     tt = qse[0] + tok;
-    pbase = (tt * num_splits + split) * num_heads + h0;  // the wave's first (token, split, head) row
-    recs = select(tok < qlen, 16u * DV * PEB, 0u);
+    pbase = (tt * num_splits + split) * num_heads + h0;
+    recs = select(tok < qlen, 16u * DV * 2, 0u);
     auto Pb = make_buffer(J, part_o, recs);
-    Pb.shift_base(pbase * (DV * PEB));
+    Pb.shift_base(pbase * (DV * 2));
     recs = select(tok < qlen, 64u, 0u);
     auto PLb = make_buffer(J, part_lse, recs);
     PLb.shift_base(pbase << 2);
-    auto poff = J.vgpr<u32>();
-    // Through the LDS, 4 tiles (64 dims) at a time, so that a store's lanes write 4 rows x 256
-    // contiguous bytes (8 lines) instead of 16 rows x 64 (16 lines: the CU's address path
-    // takes a line at a time). The wave's 16 rows x 256 bytes at the ring's start, row r's
-    // 16-byte chunk k at chunk (k + f(r)) % 16, f(r) = 2 (r & 3) (+ (r >> 2) & 1 without
-    // transposing reads: its units' chunks are 2 grp + ..., not grp + ...); a read lane l takes
-    // rows l % 4 + 4 j, chunk l / 4: neither the writes' nor the reads' 8-lane groups meet on a
-    // bank (rows 272 bytes apart, unrotated, met two to a bank in both).
-    constexpr uint32_t SRS = 256, SREG = 16 * SRS;
-    if constexpr (W * SREG <= NB * BN * RS) {
+    constexpr bool STAGE = W * SREG <= NB * BN * RS;
+    constexpr uint32_t BRS = 128;
+    auto wa = J.vgpr<u32>(4), ra = J.vgpr<u32>(4), poff = J.vgpr<u32>();
+    if constexpr (STAGE) {
+      // Through the LDS as the f32 partial (below), in bf16 rows of 128 bytes: row r's 8-byte
+      // unit k at unit (k + f(r)) % 16, f(r) = 8 ((r >> 1) & 1) + 2 (r >> 2): no 16-lane group
+      // of the writes (16 rows, one unit) or of the reads (rows 4 j .. + 3, units 4 m .. + 3)
+      // meets on a bank
       J.s_waitcnt(vmcnt(0));  // (the DMAs past the split's end still write the ring)
       J.s_barrier();          // (every wave past its last compute)
-      auto wa = J.vgpr<u32>(4), ra = J.vgpr<u32>(2), rot = J.vgpr<u32>(), wbase = J.vgpr<u32>();
-      rot = (col & 3u) << 1;
-      if constexpr (!TR) rot = rot + ((col >> 2) & 1u);
-      wbase = col * SRS + w * SREG + ring.offset;
-      // (unit 4 g + t's chunk: (grp << (UG - 4)) + uoff(t) / 16)
-      for (uint32_t t = 0; t < 4; ++t) wa[t] = wbase + ((((grp << (UG - 4)) + (uoff(t) / 16)) + rot) & 15u) * 16u;
-      rot = (lane & 3u) << 1;
-      wbase = (lane & 3u) * SRS + w * SREG + ring.offset;
-      ra[0] = wbase + (((lane >> 2) + rot) & 15u) * 16u;  // (rows l % 4 + 4 j, j even)
-      if constexpr (!TR) ra[1] = wbase + (((lane >> 2) + rot + 1u) & 15u) * 16u;  // (j odd)
-      poff = (lane & 3u) * (DV * PEB) + ((lane >> 2) << (PEB == 4 ? 4 : 3));
-      if constexpr (SD) poff = poff + w * (DVW * 4);
-      auto pw = J.vgpr<f32>(16).aligned(4), pr = J.vgpr<f32>(16).aligned(4);
-      for (uint32_t g = 0; g < NVT / 4; ++g) {
-        for (uint32_t t = 0; t < 4; ++t) {
-          for (uint32_t i = 0; i < 4; ++i) pw[4 * t + i] = ureg(4 * g + t, i) * inv;
-          J.ds_write_b128(wa[t], pw.slice(4 * t, 4).template as<u32>(), {.offset = 0});
+      auto rot = J.vgpr<u32>(), wbase = J.vgpr<u32>();
+      rot = ((col << 2) & 8u) + ((col >> 2) << 1);
+      wbase = col * BRS + w * SREG + ring.offset;
+      for (uint32_t t = 0; t < 4; ++t) wa[t] = wbase + ((((grp << (UG - 4)) + (uoff(t) / 16)) + rot) & 15u) * 8u;
+      rot = (lane >> 2) + ((lane << 2) & 8u);
+      wbase = (lane & 3u) * BRS + w * SREG + ring.offset;
+      for (uint32_t j = 0; j < 4; ++j) ra[j] = wbase + ((rot + 2 * j) & 15u) * 8u;  // (rows l % 4 + 4 j)
+      poff = (lane & 3u) * (DV * 2) + ((lane >> 2) << 3);
+    } else {
+      poff = col * (DV * 2) + (grp << (UG - 1));
+    }
+    auto ob = J.vgpr<u32>(8).aligned(2), pr = J.vgpr<u32>(8).aligned(2);
+    for (uint32_t g = 0; g < NVT / 4; ++g) {
+      for (uint32_t t = 0; t < 4; ++t) {
+        const uint32_t q = 4 * g + t;
+        ob[2 * t] = cvt_bf16x2(ureg(q, 0) * inv, ureg(q, 1) * inv, bf16_round::nearest_even_finite).template as<u32>();
+        ob[2 * t + 1] = cvt_bf16x2(ureg(q, 2) * inv, ureg(q, 3) * inv, bf16_round::nearest_even_finite).template as<u32>();
+      }
+      J.If(num_splits == 1u, [&] {
+        for (uint32_t t = 0; t < 4; ++t) Ob.store(ob.slice(2 * t, 2), at(ooff) + static_cast<int64_t>(uoff(4 * g + t) / 2));
+      }, [&] {
+        if constexpr (STAGE) {
+          for (uint32_t t = 0; t < 4; ++t) J.ds_write_b64(wa[t], ob.slice(2 * t, 2), {.offset = 0});
+          // (a wave's LDS accesses are in order: the reads see the writes, the next group's
+          // writes come after these reads)
+          for (uint32_t j = 0; j < 4; ++j)
+            J.ds_read_b64(pr.slice(2 * j, 2), ra[j], {.offset = static_cast<int32_t>(4 * BRS * j)});
+          J.s_waitcnt(lgkmcnt(0));
+          // (a lane's 4 dims in 8 bytes: a store's lanes 4 rows x 128 contiguous bytes)
+          for (uint32_t j = 0; j < 4; ++j)
+            Pb.store(pr.slice(2 * j, 2), at(poff) + static_cast<int64_t>(4 * DV * 2 * j + 128 * g), {.sc1 = true});
+        } else {
+          for (uint32_t t = 0; t < 4; ++t)
+            Pb.store(ob.slice(2 * t, 2), at(poff) + static_cast<int64_t>(uoff(4 * g + t) / 2), {.sc1 = true});
         }
-        // (a wave's LDS accesses are in order: the reads see the writes, the next group's
-        // writes come after these reads)
-        for (uint32_t j = 0; j < 4; ++j)
-          J.ds_read_b128(pr.slice(4 * j, 4).template as<u32>(), ra[TR ? 0 : j % 2], {.offset = static_cast<int32_t>(4 * SRS * j)});
-        J.s_waitcnt(lgkmcnt(0));
-        for (uint32_t j = 0; j < 4; ++j) {
+      });
+    }
+    auto loff = J.vgpr<u32>();
+    J.If(num_splits == 1u, [&] {
+      loff = select(grp == 0u, gpr<u32>(rrow << 2), 0x80000000u);  // one store a row
+      Lb.store(lse, at(loff));
+    }, [&] {
+      loff = select(grp == 0u, gpr<u32>(col << 2), 0x80000000u);
+      PLb.store(lse, at(loff), {.sc1 = true});
+    });
+  } else {
+    J.If(num_splits == 1u, [&] {
+      auto Ob = make_buffer(J, o_ptr, nrows * (DV * 2));
+      auto Lb = make_buffer(J, lse_ptr, nrows * 4u);
+      auto sh = J.sgpr<u32>();
+      sh = qse[0] * num_heads;
+      Ob.shift_base(sh * (DV * 2));
+      Lb.shift_base(sh << 2);
+      auto ooff = J.vgpr<u32>(), ov = J.vgpr<u32>(2);
+      ooff = rrow * (DV * 2) + (grp << (UG - 1));
+      if constexpr (SD) ooff = ooff + w * (DVW * 2);
+      for (uint32_t q = 0; q < NVT; ++q) {
+        ov[0] = cvt_bf16x2(ureg(q, 0) * inv, ureg(q, 1) * inv, bf16_round::nearest_even_finite).template as<u32>();
+        ov[1] = cvt_bf16x2(ureg(q, 2) * inv, ureg(q, 3) * inv, bf16_round::nearest_even_finite).template as<u32>();
+        Ob.store(ov, at(ooff) + static_cast<int64_t>(uoff(q) / 2));
+      }
+      auto loff = J.vgpr<u32>();
+      loff = select(grp == 0u, gpr<u32>(rrow << 2), 0x80000000u);  // one store a row
+      if constexpr (SD) J.If(w != 0u, [&] { loff = 0x80000000u; });
+      Lb.store(lse, at(loff));
+    }, [&] {
+      // partial: [token][split][H][512] f32 and [token][split][H]; the wave's rows are heads
+      // h0 .. h0 + 15 of token tok (rows past the sequence's: dropped by the V# range)
+      auto tt = J.sgpr<u32>(), pbase = J.sgpr<u32>(), recs = J.sgpr<u32>();
+      tt = qse[0] + tok;
+      pbase = (tt * num_splits + split) * num_heads + h0;  // the wave's first (token, split, head) row
+      recs = select(tok < qlen, 16u * DV * PEB, 0u);
+      auto Pb = make_buffer(J, part_o, recs);
+      Pb.shift_base(pbase * (DV * PEB));
+      recs = select(tok < qlen, 64u, 0u);
+      auto PLb = make_buffer(J, part_lse, recs);
+      PLb.shift_base(pbase << 2);
+      auto poff = J.vgpr<u32>();
+      // Through the LDS, 4 tiles (64 dims) at a time, so that a store's lanes write 4 rows x 256
+      // contiguous bytes (8 lines) instead of 16 rows x 64 (16 lines: the CU's address path
+      // takes a line at a time). The wave's 16 rows x 256 bytes at the ring's start, row r's
+      // 16-byte chunk k at chunk (k + f(r)) % 16, f(r) = 2 (r & 3) (+ (r >> 2) & 1 without
+      // transposing reads: its units' chunks are 2 grp + ..., not grp + ...); a read lane l takes
+      // rows l % 4 + 4 j, chunk l / 4: neither the writes' nor the reads' 8-lane groups meet on a
+      // bank (rows 272 bytes apart, unrotated, met two to a bank in both).
+      if constexpr (W * SREG <= NB * BN * RS) {
+        J.s_waitcnt(vmcnt(0));  // (the DMAs past the split's end still write the ring)
+        J.s_barrier();          // (every wave past its last compute)
+        auto wa = J.vgpr<u32>(4), ra = J.vgpr<u32>(2), rot = J.vgpr<u32>(), wbase = J.vgpr<u32>();
+        rot = (col & 3u) << 1;
+        if constexpr (!TR) rot = rot + ((col >> 2) & 1u);
+        wbase = col * SRS + w * SREG + ring.offset;
+        // (unit 4 g + t's chunk: (grp << (UG - 4)) + uoff(t) / 16)
+        for (uint32_t t = 0; t < 4; ++t) wa[t] = wbase + ((((grp << (UG - 4)) + (uoff(t) / 16)) + rot) & 15u) * 16u;
+        rot = (lane & 3u) << 1;
+        wbase = (lane & 3u) * SRS + w * SREG + ring.offset;
+        ra[0] = wbase + (((lane >> 2) + rot) & 15u) * 16u;  // (rows l % 4 + 4 j, j even)
+        if constexpr (!TR) ra[1] = wbase + (((lane >> 2) + rot + 1u) & 15u) * 16u;  // (j odd)
+        poff = (lane & 3u) * (DV * PEB) + ((lane >> 2) << (PEB == 4 ? 4 : 3));
+        if constexpr (SD) poff = poff + w * (DVW * 4);
+        auto pw = J.vgpr<f32>(16).aligned(4), pr = J.vgpr<f32>(16).aligned(4);
+        for (uint32_t g = 0; g < NVT / 4; ++g) {
+          for (uint32_t t = 0; t < 4; ++t) {
+            for (uint32_t i = 0; i < 4; ++i) pw[4 * t + i] = ureg(4 * g + t, i) * inv;
+            J.ds_write_b128(wa[t], pw.slice(4 * t, 4).template as<u32>(), {.offset = 0});
+          }
+          // (a wave's LDS accesses are in order: the reads see the writes, the next group's
+          // writes come after these reads)
+          for (uint32_t j = 0; j < 4; ++j)
+            J.ds_read_b128(pr.slice(4 * j, 4).template as<u32>(), ra[TR ? 0 : j % 2], {.offset = static_cast<int32_t>(4 * SRS * j)});
+          J.s_waitcnt(lgkmcnt(0));
+          for (uint32_t j = 0; j < 4; ++j) {
+            if constexpr (PEB == 4) {
+              Pb.store(pr.slice(4 * j, 4), at(poff) + static_cast<int64_t>(4 * DV * 4 * j + 256 * g), {.sc1 = true});
+            } else {
+              // (a lane's 4 dims in 8 bytes: a store's lanes 4 rows x 128 contiguous bytes)
+              auto pb = pw.slice(4 * j, 2).template as<u32>();
+              pb[0] = cvt_bf16x2(pr[4 * j], pr[4 * j + 1], bf16_round::nearest_even_finite).template as<u32>();
+              pb[1] = cvt_bf16x2(pr[4 * j + 2], pr[4 * j + 3], bf16_round::nearest_even_finite).template as<u32>();
+              Pb.store(pb, at(poff) + static_cast<int64_t>(4 * DV * 2 * j + 128 * g), {.sc1 = true});
+            }
+          }
+        }
+      } else {
+        auto pv = J.vgpr<f32>(4);
+        poff = col * (DV * PEB) + (grp << (PEB == 4 ? UG : UG - 1));
+        if constexpr (SD) poff = poff + w * (DVW * 4);
+        for (uint32_t q = 0; q < NVT; ++q) {
           if constexpr (PEB == 4) {
-            Pb.store(pr.slice(4 * j, 4), at(poff) + static_cast<int64_t>(4 * DV * 4 * j + 256 * g), {.sc1 = true});
+            for (uint32_t i = 0; i < 4; ++i) pv[i] = ureg(q, i) * inv;
+            Pb.store(pv, at(poff) + static_cast<int64_t>(uoff(q)), {.sc1 = true});
           } else {
-            // (a lane's 4 dims in 8 bytes: a store's lanes 4 rows x 128 contiguous bytes)
-            auto pb = pw.slice(4 * j, 2).template as<u32>();
-            pb[0] = cvt_bf16x2(pr[4 * j], pr[4 * j + 1], bf16_round::nearest_even_finite).template as<u32>();
-            pb[1] = cvt_bf16x2(pr[4 * j + 2], pr[4 * j + 3], bf16_round::nearest_even_finite).template as<u32>();
-            Pb.store(pb, at(poff) + static_cast<int64_t>(4 * DV * 2 * j + 128 * g), {.sc1 = true});
+            auto pb = pv.slice(0, 2).template as<u32>();
+            pb[0] = cvt_bf16x2(ureg(q, 0) * inv, ureg(q, 1) * inv, bf16_round::nearest_even_finite).template as<u32>();
+            pb[1] = cvt_bf16x2(ureg(q, 2) * inv, ureg(q, 3) * inv, bf16_round::nearest_even_finite).template as<u32>();
+            Pb.store(pb, at(poff) + static_cast<int64_t>(uoff(q) / 2), {.sc1 = true});
           }
         }
       }
-    } else {
-      auto pv = J.vgpr<f32>(4);
-      poff = col * (DV * PEB) + (grp << (PEB == 4 ? UG : UG - 1));
-      if constexpr (SD) poff = poff + w * (DVW * 4);
-      for (uint32_t q = 0; q < NVT; ++q) {
-        if constexpr (PEB == 4) {
-          for (uint32_t i = 0; i < 4; ++i) pv[i] = ureg(q, i) * inv;
-          Pb.store(pv, at(poff) + static_cast<int64_t>(uoff(q)), {.sc1 = true});
-        } else {
-          auto pb = pv.slice(0, 2).template as<u32>();
-          pb[0] = cvt_bf16x2(ureg(q, 0) * inv, ureg(q, 1) * inv, bf16_round::nearest_even_finite).template as<u32>();
-          pb[1] = cvt_bf16x2(ureg(q, 2) * inv, ureg(q, 3) * inv, bf16_round::nearest_even_finite).template as<u32>();
-          Pb.store(pb, at(poff) + static_cast<int64_t>(uoff(q) / 2), {.sc1 = true});
-        }
-      }
-    }
-    auto loff = J.vgpr<u32>();
-    loff = select(grp == 0u, gpr<u32>(col << 2), 0x80000000u);
-    if constexpr (SD) J.If(w != 0u, [&] { loff = 0x80000000u; });
-    PLb.store(lse, at(loff), {.sc1 = true});
-    // fused (split_dims only, the launch checks): the last split to write these 16 rows
-    // combines them (helpers/arrival.hpp's memory order: sc1 stores and loads, the stores
-    // complete before the count)
-    if constexpr (SD) J.If(fused != 0u, [&] {
-      auto cnt = J.vgpr<u32>();
-      cnt = ((tt * num_heads + h0) >> 4) << 2;  // (one counter a token's 16 heads)
-      {
-        // the workgroup counts once (its waves share the 16 rows), and each of its waves then
-        // combines 4 of them: a quarter of the loads' round trips of one wave doing all 16
-        static_assert(W == 4 || W == 2, "");
-        J.s_waitcnt(vmcnt(0));
-        J.s_barrier();  // (every wave's part written)
-        auto one = J.vgpr<u32>(), old = J.vgpr<u32>().allow_undefined(), xa = J.vgpr<u32>();
-        auto arrived = J.sgpr<u32>();
-        xa = sx.offset;
-        J.If(w == 0u, [&] {
-          one = 1u;
-          J.If(lane == 0u, [&] { J.global_atomic_add(old, cnt, one, counters, {.sc1 = true}); });
+      auto loff = J.vgpr<u32>();
+      loff = select(grp == 0u, gpr<u32>(col << 2), 0x80000000u);
+      if constexpr (SD) J.If(w != 0u, [&] { loff = 0x80000000u; });
+      PLb.store(lse, at(loff), {.sc1 = true});
+      // fused (split_dims only, the launch checks): the last split to write these 16 rows
+      // combines them (helpers/arrival.hpp's memory order: sc1 stores and loads, the stores
+      // complete before the count)
+      if constexpr (SD) J.If(fused != 0u, [&] {
+        auto cnt = J.vgpr<u32>();
+        cnt = ((tt * num_heads + h0) >> 4) << 2;  // (one counter a token's 16 heads)
+        {
+          // the workgroup counts once (its waves share the 16 rows), and each of its waves then
+          // combines 4 of them: a quarter of the loads' round trips of one wave doing all 16
+          static_assert(W == 4 || W == 2, "");
           J.s_waitcnt(vmcnt(0));
-          J.If(lane == 0u, [&] { J.ds_write_b32(xa, old, {.offset = 0}); });
-          J.s_waitcnt(lgkmcnt(0));
-        });
-        J.s_barrier();
-        J.ds_read_b32(old, xa, {.offset = 0});
-        J.s_waitcnt(lgkmcnt(0));
-        J.v_readfirstlane_b32(arrived, old);
-        J.If(arrived == num_splits - 1u, [&] {
-          auto q0 = J.sgpr<u32>(), q1 = J.sgpr<u32>();
-          q0 = w * (4u / W);
-          q1 = q0 + (4u / W);
-          combine_rows(tt, h0, q0, q1);
+          J.s_barrier();  // (every wave's part written)
+          auto one = J.vgpr<u32>(), old = J.vgpr<u32>().allow_undefined(), xa = J.vgpr<u32>();
+          auto arrived = J.sgpr<u32>();
+          xa = sx.offset;
           J.If(w == 0u, [&] {
-            auto zero = J.vgpr<u32>();
-            zero = 0u;
-            J.If(lane == 0u, [&] { J.global_store_dword(cnt, zero, counters, {.sc1 = true}); });
+            one = 1u;
+            J.If(lane == 0u, [&] { J.global_atomic_add(old, cnt, one, counters, {.sc1 = true}); });
+            J.s_waitcnt(vmcnt(0));
+            J.If(lane == 0u, [&] { J.ds_write_b32(xa, old, {.offset = 0}); });
+            J.s_waitcnt(lgkmcnt(0));
           });
-        });
-      }
+          J.s_barrier();
+          J.ds_read_b32(old, xa, {.offset = 0});
+          J.s_waitcnt(lgkmcnt(0));
+          J.v_readfirstlane_b32(arrived, old);
+          J.If(arrived == num_splits - 1u, [&] {
+            auto q0 = J.sgpr<u32>(), q1 = J.sgpr<u32>();
+            q0 = w * (4u / W);
+            q1 = q0 + (4u / W);
+            combine_rows(tt, h0, q0, q1);
+            J.If(w == 0u, [&] {
+              auto zero = J.vgpr<u32>();
+              zero = 0u;
+              J.If(lane == 0u, [&] { J.global_store_dword(cnt, zero, counters, {.sc1 = true}); });
+            });
+          });
+        }
+      });
     });
-  });
+  }
 }
 
 // The kernel's entry: mla_decode_body, but nothing for a q_fp8 configuration on a target without
