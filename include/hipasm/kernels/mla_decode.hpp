@@ -1004,11 +1004,9 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     });
   };
   constexpr uint32_t SRS = 256, SREG = 16 * SRS;  // (the f32 partial's LDS staging, below)
-  if constexpr (PEB == 2) {
-    // part_bf16: O / l to bf16 once for both the one-split output and the bf16 partial (the
-    // same values; a conversion in each path doubled what the compiler builds), 4 units at a
-    // time, each group's stores (a uniform branch to the output's or the partial's) leaving
-    // while the next group converts
+  // The one-split output's buffers (O [token][H][512] bf16, LSE) and the lane's offset in O.
+  struct out_buffers { buffer O, L; gpr<u32> off; };
+  auto make_out = [&] {
     auto Ob = make_buffer(J, o_ptr, nrows * (DV * 2));
     auto Lb = make_buffer(J, lse_ptr, nrows * 4u);
     auto sh = J.sgpr<u32>();
@@ -1017,16 +1015,35 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     Lb.shift_base(sh << 2);
     auto ooff = J.vgpr<u32>();
     ooff = rrow * (DV * 2) + (grp << (UG - 1));
-    // the partial: [token][split][H][512] bf16 and [token][split][H] (as the f32 one's below)
+    if constexpr (SD) ooff = ooff + w * (DVW * 2);
+    return out_buffers{Ob, Lb, ooff};
+  };
+  // The split partial's buffers: [token][split][H][512] of PEB-byte elements and [token][split][H]
+  // f32; the wave's rows are heads h0 .. h0 + 15 of token tok (rows past the sequence's: dropped by
+  // the V# range). tt: the token's row.
+  struct part_buffers { buffer O, L; gpr<u32> tt; };
+  auto make_part = [&] {
     auto tt = J.sgpr<u32>(), pbase = J.sgpr<u32>(), recs = J.sgpr<u32>();
     tt = qse[0] + tok;
-    pbase = (tt * num_splits + split) * num_heads + h0;
-    recs = select(tok < qlen, 16u * DV * 2, 0u);
+    pbase = (tt * num_splits + split) * num_heads + h0;  // the wave's first (token, split, head) row
+    recs = select(tok < qlen, 16u * DV * PEB, 0u);
     auto Pb = make_buffer(J, part_o, recs);
-    Pb.shift_base(pbase * (DV * 2));
+    Pb.shift_base(pbase * (DV * PEB));
     recs = select(tok < qlen, 64u, 0u);
     auto PLb = make_buffer(J, part_lse, recs);
     PLb.shift_base(pbase << 2);
+    return part_buffers{Pb, PLb, tt};
+  };
+  if constexpr (PEB == 2) {
+    // part_bf16: O / l to bf16 once for both the one-split output and the bf16 partial (the
+    // same values; a conversion in each path doubled what the compiler builds), 4 units at a
+    // time, each group's stores (a uniform branch to the output's or the partial's) leaving
+    // while the next group converts
+    const out_buffers out = make_out();
+    auto Ob = out.O, Lb = out.L;
+    auto ooff = out.off;
+    const part_buffers part = make_part();
+    auto Pb = part.O, PLb = part.L;
     constexpr bool STAGE = W * SREG <= NB * BN * RS;
     constexpr uint32_t BRS = 128;
     auto wa = J.vgpr<u32>(4), ra = J.vgpr<u32>(4), poff = J.vgpr<u32>();
@@ -1084,15 +1101,10 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     });
   } else {
     J.If(num_splits == 1u, [&] {
-      auto Ob = make_buffer(J, o_ptr, nrows * (DV * 2));
-      auto Lb = make_buffer(J, lse_ptr, nrows * 4u);
-      auto sh = J.sgpr<u32>();
-      sh = qse[0] * num_heads;
-      Ob.shift_base(sh * (DV * 2));
-      Lb.shift_base(sh << 2);
-      auto ooff = J.vgpr<u32>(), ov = J.vgpr<u32>(2);
-      ooff = rrow * (DV * 2) + (grp << (UG - 1));
-      if constexpr (SD) ooff = ooff + w * (DVW * 2);
+      const out_buffers out = make_out();
+      auto Ob = out.O, Lb = out.L;
+      auto ooff = out.off;
+      auto ov = J.vgpr<u32>(2);
       for (uint32_t q = 0; q < NVT; ++q) {
         ov[0] = cvt_bf16x2(ureg(q, 0) * inv, ureg(q, 1) * inv, bf16_round::nearest_even_finite).template as<u32>();
         ov[1] = cvt_bf16x2(ureg(q, 2) * inv, ureg(q, 3) * inv, bf16_round::nearest_even_finite).template as<u32>();
@@ -1103,17 +1115,9 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
       if constexpr (SD) J.If(w != 0u, [&] { loff = 0x80000000u; });
       Lb.store(lse, at(loff));
     }, [&] {
-      // partial: [token][split][H][512] f32 and [token][split][H]; the wave's rows are heads
-      // h0 .. h0 + 15 of token tok (rows past the sequence's: dropped by the V# range)
-      auto tt = J.sgpr<u32>(), pbase = J.sgpr<u32>(), recs = J.sgpr<u32>();
-      tt = qse[0] + tok;
-      pbase = (tt * num_splits + split) * num_heads + h0;  // the wave's first (token, split, head) row
-      recs = select(tok < qlen, 16u * DV * PEB, 0u);
-      auto Pb = make_buffer(J, part_o, recs);
-      Pb.shift_base(pbase * (DV * PEB));
-      recs = select(tok < qlen, 64u, 0u);
-      auto PLb = make_buffer(J, part_lse, recs);
-      PLb.shift_base(pbase << 2);
+      const part_buffers part = make_part();
+      auto Pb = part.O, PLb = part.L;
+      auto tt = part.tt;
       auto poff = J.vgpr<u32>();
       // Through the LDS, 4 tiles (64 dims) at a time, so that a store's lanes write 4 rows x 256
       // contiguous bytes (8 lines) instead of 16 rows x 64 (16 lines: the CU's address path
@@ -1135,7 +1139,7 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
         wbase = (lane & 3u) * SRS + w * SREG + ring.offset;
         ra[0] = wbase + (((lane >> 2) + rot) & 15u) * 16u;  // (rows l % 4 + 4 j, j even)
         if constexpr (!TR) ra[1] = wbase + (((lane >> 2) + rot + 1u) & 15u) * 16u;  // (j odd)
-        poff = (lane & 3u) * (DV * PEB) + ((lane >> 2) << (PEB == 4 ? 4 : 3));
+        poff = (lane & 3u) * (DV * 4) + ((lane >> 2) << 4);
         if constexpr (SD) poff = poff + w * (DVW * 4);
         auto pw = J.vgpr<f32>(16).aligned(4), pr = J.vgpr<f32>(16).aligned(4);
         for (uint32_t g = 0; g < NVT / 4; ++g) {
@@ -1148,32 +1152,16 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
           for (uint32_t j = 0; j < 4; ++j)
             J.ds_read_b128(pr.slice(4 * j, 4).template as<u32>(), ra[TR ? 0 : j % 2], {.offset = static_cast<int32_t>(4 * SRS * j)});
           J.s_waitcnt(lgkmcnt(0));
-          for (uint32_t j = 0; j < 4; ++j) {
-            if constexpr (PEB == 4) {
-              Pb.store(pr.slice(4 * j, 4), at(poff) + static_cast<int64_t>(4 * DV * 4 * j + 256 * g), {.sc1 = true});
-            } else {
-              // (a lane's 4 dims in 8 bytes: a store's lanes 4 rows x 128 contiguous bytes)
-              auto pb = pw.slice(4 * j, 2).template as<u32>();
-              pb[0] = cvt_bf16x2(pr[4 * j], pr[4 * j + 1], bf16_round::nearest_even_finite).template as<u32>();
-              pb[1] = cvt_bf16x2(pr[4 * j + 2], pr[4 * j + 3], bf16_round::nearest_even_finite).template as<u32>();
-              Pb.store(pb, at(poff) + static_cast<int64_t>(4 * DV * 2 * j + 128 * g), {.sc1 = true});
-            }
-          }
+          for (uint32_t j = 0; j < 4; ++j)
+            Pb.store(pr.slice(4 * j, 4), at(poff) + static_cast<int64_t>(4 * DV * 4 * j + 256 * g), {.sc1 = true});
         }
       } else {
         auto pv = J.vgpr<f32>(4);
-        poff = col * (DV * PEB) + (grp << (PEB == 4 ? UG : UG - 1));
+        poff = col * (DV * 4) + (grp << UG);
         if constexpr (SD) poff = poff + w * (DVW * 4);
         for (uint32_t q = 0; q < NVT; ++q) {
-          if constexpr (PEB == 4) {
-            for (uint32_t i = 0; i < 4; ++i) pv[i] = ureg(q, i) * inv;
-            Pb.store(pv, at(poff) + static_cast<int64_t>(uoff(q)), {.sc1 = true});
-          } else {
-            auto pb = pv.slice(0, 2).template as<u32>();
-            pb[0] = cvt_bf16x2(ureg(q, 0) * inv, ureg(q, 1) * inv, bf16_round::nearest_even_finite).template as<u32>();
-            pb[1] = cvt_bf16x2(ureg(q, 2) * inv, ureg(q, 3) * inv, bf16_round::nearest_even_finite).template as<u32>();
-            Pb.store(pb, at(poff) + static_cast<int64_t>(uoff(q) / 2), {.sc1 = true});
-          }
+          for (uint32_t i = 0; i < 4; ++i) pv[i] = ureg(q, i) * inv;
+          Pb.store(pv, at(poff) + static_cast<int64_t>(uoff(q)), {.sc1 = true});
         }
       }
       auto loff = J.vgpr<u32>();
