@@ -94,14 +94,14 @@ execute_process(COMMAND "${HIPASM_DEVICE_CXX}" -fexperimental-new-constant-inter
                 INPUT_FILE /dev/null RESULT_VARIABLE _hipasm_newinterp OUTPUT_QUIET ERROR_QUIET)
 if(_hipasm_newinterp EQUAL 0 AND NOT HIPASM_DEFAULT_INTERPRETER)
   # The bytecode interpreter pays for every element of the text buffer (~7300 of the
-  # compiler's instructions a word, written or not: ~0.5 billion for this one): packed 8
-  # characters per word, a fixed 512 KB one (~10000 instructions with comments, ~20000
-  # without: past 512 KB the comments are left out, past that the text is printed again,
-  # exactly; the largest kernel of this build prints 162 KB) costs less than the build-only
-  # run that would size it. It also accepts vec's raw storage (vec.hpp), which the default
+  # compiler's instructions a word, written or not: ~0.25 billion for this one, a sixth of
+  # an empty kernel's compile): packed 8 characters per word, a fixed 256 KB one (~5000
+  # instructions with comments, ~10000 without: past 256 KB the comments are left out, past
+  # that the text is printed again, exactly; the library's largest kernel prints 162 KB)
+  # costs less than the build-only run that would size it. It also accepts vec's raw storage (vec.hpp), which the default
   # interpreter refuses.
   list(APPEND HIPASM_KERNEL_FLAGS -fexperimental-new-constant-interpreter -DHIPASM_TEXT_PACKED=1
-       -DHIPASM_TEXT_CAPACITY=524288 -DHIPASM_VEC_RAW_STORAGE=1)
+       -DHIPASM_TEXT_CAPACITY=262144 -DHIPASM_VEC_RAW_STORAGE=1)
 else()
   # The default interpreter stores a buffer's unwritten tail for free: one run into a
   # fixed 16 MB text buffer instead of a build-only run that sizes it (kernel.hpp).

@@ -268,7 +268,9 @@ def attn_bwd(head_dim, causal, dq="atomic", op="flash_attn_bwd", dtype="bf16"):
         raise _err(op, f"head_dim = {head_dim} (q's last dimension) must be 64 or 128")
     c = causal_code(causal, op)
     sfx, field = _dtype_parts(dtype, op)
-    return [Kernel(f"attn_bwd_d{head_dim}_c{c}" + ATTN_BWD_DQ_SUFFIX[dq] + sfx, "HIPASM_ATTN_BWD_KERNELS",
+    # (the atomic modes without name_dq, an empty kernel for them)
+    macro = "HIPASM_ATTN_BWD_KERNELS" if dq == "recompute" else "HIPASM_ATTN_BWD_MAIN_KERNELS"
+    return [Kernel(f"attn_bwd_d{head_dim}_c{c}" + ATTN_BWD_DQ_SUFFIX[dq] + sfx, macro,
                    "attn_bwd.hpp", "attn_bwd_config", f".head_dim = {head_dim}, {_mask_fields(c)}{field}"
                    + (f", .dq = ::hipasm::kernels::attn_bwd_dq::{dq}" if dq != "atomic" else ""))]
 

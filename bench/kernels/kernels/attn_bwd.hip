@@ -2,8 +2,11 @@
 // workgroup), causal and not; bf16 and f16.
 #include <hipasm/kernels/attn_bwd.hpp>
 
-HIPASM_ATTN_BWD_KERNELS(attn_bwd_d128, (hipasm::kernels::attn_bwd_config{.head_dim = 128, .causal = false}))
-HIPASM_ATTN_BWD_KERNELS(attn_bwd_d128_causal, (hipasm::kernels::attn_bwd_config{.head_dim = 128, .causal = true}))
+// The atomic configurations' kernels (their name_dq would be an empty kernel: the launcher
+// runs a dQ kernel only for dq = recompute)
+
+HIPASM_ATTN_BWD_MAIN_KERNELS(attn_bwd_d128, (hipasm::kernels::attn_bwd_config{.head_dim = 128, .causal = false}))
+HIPASM_ATTN_BWD_MAIN_KERNELS(attn_bwd_d128_causal, (hipasm::kernels::attn_bwd_config{.head_dim = 128, .causal = true}))
 // dQ by the recompute kernel (no atomics); the dQ kernel in an invocation of its own
 #define RC_CONFIG(causal_) (hipasm::kernels::attn_bwd_config{.head_dim = 128, .causal = causal_, .dq = hipasm::kernels::attn_bwd_dq::recompute})
 HIPASM_ATTN_BWD_MAIN_KERNELS(attn_bwd_d128_rc, RC_CONFIG(false))
@@ -15,8 +18,8 @@ HIPASM_ATTN_BWD_DQ_KERNEL(attn_bwd_d128_causal_rc, RC_CONFIG(true))
 #define F16_RC_CONFIG(causal_)                                                                       \
   (hipasm::kernels::attn_bwd_config{.head_dim = 128, .causal = causal_, .dtype = hipasm::kernels::attn_dtype::f16, \
                                     .dq = hipasm::kernels::attn_bwd_dq::recompute})
-HIPASM_ATTN_BWD_KERNELS(attn_bwd_f16_d128, F16_CONFIG(false))
-HIPASM_ATTN_BWD_KERNELS(attn_bwd_f16_d128_causal, F16_CONFIG(true))
+HIPASM_ATTN_BWD_MAIN_KERNELS(attn_bwd_f16_d128, F16_CONFIG(false))
+HIPASM_ATTN_BWD_MAIN_KERNELS(attn_bwd_f16_d128_causal, F16_CONFIG(true))
 HIPASM_ATTN_BWD_MAIN_KERNELS(attn_bwd_f16_d128_rc, F16_RC_CONFIG(false))
 HIPASM_ATTN_BWD_DQ_KERNEL(attn_bwd_f16_d128_rc, F16_RC_CONFIG(false))
 HIPASM_ATTN_BWD_MAIN_KERNELS(attn_bwd_f16_d128_causal_rc, F16_RC_CONFIG(true))
