@@ -163,6 +163,9 @@ constexpr void attn_fwd_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_pt
   constexpr int DS = static_cast<int>(D / 16);   // 16-dim slices of QK^T
   constexpr int NS = static_cast<int>(BN / 16);  // 16-key slices of PV
   constexpr float NEG_INF = -std::numeric_limits<float>::infinity();
+  // Causal grouping: the workgroups an XCD runs at once (MI355X: 32 CUs of one workgroup each;
+  // MI300X 38)
+  constexpr uint32_t xcd_slots = 32;
 
   // ---- the workgroup's sequence, head and query rows ----------------------------------------
   // Workgroup id -> (query tile y, head, batch). Causal: longest first (the dispatch order is
@@ -177,8 +180,31 @@ constexpr void attn_fwd_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_pt
     auto hb = J.sgpr<u32>(), id = J.sgpr<u32>(), nhb = J.sgpr<u32>();
     nhb = num_q_heads * batch;
     id = J.workgroup_id_x() + num_q_heads * (J.workgroup_id_y() + q_tiles * J.workgroup_id_z());
-    y = q_tiles - 1u - id / nhb;
-    hb = id % nhb;
+    auto longest_first = [&] {
+      y = q_tiles - 1u - id / nhb;
+      hb = id % nhb;
+    };
+    if constexpr (C.xcds > 1) {
+      // With heads x batch a multiple of the XCDs: XCD r (dealt every xcds-th workgroup) runs
+      // heads r, r + xcds, ... in groups of about xcd_slots tiles, a group's tiles longest first:
+      // the tiles of a head run at once and read its K and V through one L2 (longest first over
+      // the whole grid ran them a round apart, each reading K and V from HBM).
+      J.If(nhb % C.xcds == 0u, [&] {
+        auto r = J.sgpr<u32>(), k = J.sgpr<u32>(), gh = J.sgpr<u32>(), g = J.sgpr<u32>(), w = J.sgpr<u32>(),
+             gn = J.sgpr<u32>(), nh = J.sgpr<u32>();
+        r = id % C.xcds;
+        k = id / C.xcds;  // the XCD's k-th workgroup
+        nh = nhb / C.xcds;
+        gh = max(q_tiles, static_cast<uint32_t>(xcd_slots)) / q_tiles;  // heads a group
+        g = k / (gh * q_tiles);
+        w = k % (gh * q_tiles);
+        gn = min(gh, nh - g * gh);  // (the last group: the heads left)
+        y = q_tiles - 1u - w / gn;
+        hb = r + C.xcds * (g * gh + w % gn);
+      }).Else(longest_first);
+    } else {
+      longest_first();
+    }
     head = hb % num_q_heads;
     bidx = hb / num_q_heads;
   } else if constexpr (C.xcds > 1) {
