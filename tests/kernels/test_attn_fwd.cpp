@@ -136,6 +136,13 @@ TEST_CASE("attn_fwd: causal, seqlen_q == seqlen_k and not (bottom-right, rows th
   run(k128c32, {.seqlens_q = {300, 45}, .seqlens_k = {290, 100}, .hq = 2, .hkv = 1});  // the bench's 4-wave tile
 }
 
+TEST_CASE("attn_fwd: causal, 8 waves, heads x batch a multiple of the XCDs (heads grouped on an XCD)", "[attn]") {
+  // 17 heads x 8 sequences = 136 = 8 XCDs x 17 heads; 2 query tiles a head: groups of 16 heads
+  // and a last one of 1 (every tile computed once); short, 1-token and empty sequences
+  run(k128cw8, {.seqlens_q = {260, 300, 1, 0, 512, 257, 280, 290}, .seqlens_k = {260, 300, 1, 3, 512, 257, 280, 290},
+                .hq = 17, .hkv = 1});
+}
+
 TEST_CASE("attn_fwd: GQA and MQA", "[attn]") {
   run(k128, {.seqlens_q = {70}, .seqlens_k = {90}, .hq = 4, .hkv = 2});
   run(k64c, {.seqlens_q = {65}, .seqlens_k = {65}, .hq = 4, .hkv = 1});

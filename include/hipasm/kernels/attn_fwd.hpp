@@ -29,8 +29,11 @@
 // computes one query tile (grid_y = q_tiles = ceil(max_seqlen_q / BM)); with it, in the order
 // longest first (aiter's fmha_v3_fwd pairs a short and a long tile per workgroup instead: equal
 // work, but its last round of workgroups runs on part of the device; longest first, the shortest
-// tiles fill the last round). Q is loaded and O stored in whole rows through LDS (a lane's own
-// query row in the MFMA layout would make every load and store touch 32 cache lines). Each wave
+// tiles fill the last round; 8 waves with up to 8 tiles a head: an XCD takes its heads in groups
+// of about the workgroups it runs at once, longest first within a group: a head's tiles run
+// together and read K and V once into the XCD's L2). Q is loaded and O stored in whole rows
+// through LDS (a lane's own query row in the MFMA layout would make every load and store touch 32
+// cache lines). Each wave
 // keeps its Q rows in VGPRs and computes S^T = K Q^T with v_mfma_f32_32x32x8_bf16 (keys are the
 // MFMA's rows, so each lane holds the scores of one query: the row max and sum are per-lane work
 // and one exchange between the two lane halves), then O^T += V^T P^T (P^T is the S^T accumulator
@@ -163,6 +166,13 @@ constexpr void attn_fwd_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_pt
   constexpr int DS = static_cast<int>(D / 16);   // 16-dim slices of QK^T
   constexpr int NS = static_cast<int>(BN / 16);  // 16-key slices of PV
   constexpr float NEG_INF = -std::numeric_limits<float>::infinity();
+  // Causal grouping (8 waves: one workgroup a CU): the query tiles of a group of heads, about the
+  // workgroups an XCD runs at once (MI355X 32 CUs, MI300X 38); only for heads of up to 8 tiles:
+  // with longer ones the last group's longest tiles start late, and K and V reads weigh less
+  // against the tiles' work. (The 4-wave fp8 kernel, two workgroups a CU, lost with groups of 64
+  // on two of its three short rows: longest first there.)
+  constexpr bool group_heads = C.xcds > 1 && C.waves == 8;
+  constexpr uint32_t group_tiles = 32, group_max_q_tiles = 8;
 
   // ---- the workgroup's sequence, head and query rows ----------------------------------------
   // Workgroup id -> (query tile y, head, batch). Causal: longest first (the dispatch order is
@@ -177,8 +187,31 @@ constexpr void attn_fwd_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_pt
     auto hb = J.sgpr<u32>(), id = J.sgpr<u32>(), nhb = J.sgpr<u32>();
     nhb = num_q_heads * batch;
     id = J.workgroup_id_x() + num_q_heads * (J.workgroup_id_y() + q_tiles * J.workgroup_id_z());
-    y = q_tiles - 1u - id / nhb;
-    hb = id % nhb;
+    auto longest_first = [&] {
+      y = q_tiles - 1u - id / nhb;
+      hb = id % nhb;
+    };
+    if constexpr (group_heads) {
+      // With heads x batch a multiple of the XCDs and short heads: XCD r (dealt every xcds-th
+      // workgroup) runs heads r, r + xcds, ... in groups of about group_tiles tiles, a group's
+      // tiles longest first: the tiles of a head run at once and read its K and V through one L2
+      // (longest first over the whole grid ran them a round apart, each reading K and V from HBM).
+      J.If(nhb % C.xcds == 0u && q_tiles <= group_max_q_tiles, [&] {
+        auto r = J.sgpr<u32>(), k = J.sgpr<u32>(), gh = J.sgpr<u32>(), g = J.sgpr<u32>(), w = J.sgpr<u32>(),
+             gn = J.sgpr<u32>(), nh = J.sgpr<u32>();
+        r = id % C.xcds;
+        k = id / C.xcds;  // the XCD's k-th workgroup
+        nh = nhb / C.xcds;
+        gh = group_tiles / q_tiles;  // heads a group
+        g = k / (gh * q_tiles);
+        w = k % (gh * q_tiles);
+        gn = min(gh, nh - g * gh);  // (the last group: the heads left)
+        y = q_tiles - 1u - w / gn;
+        hb = r + C.xcds * (g * gh + w % gn);
+      }).Else(longest_first);
+    } else {
+      longest_first();
+    }
     head = hb % num_q_heads;
     bidx = hb / num_q_heads;
   } else if constexpr (C.xcds > 1) {
