@@ -96,7 +96,7 @@ struct mla_decode_config {
   // true: the split partials part_out in bf16 ([total_q][num_splits][H][512], combined by
   // HIPASM_MLA_DECODE_COMBINE_BF16_KERNEL's kernel): half the bytes the split's epilogue writes
   // and the combination reads (an output of 512 dims rounded once more, as the out it becomes);
-  // not split_dims (its fused combination reads f32)
+  // with split_dims: no fused combination (it reads f32 partials; the launch refuses counters)
   bool part_bf16 = false;
 
   static constexpr uint32_t dk = 576, dv = 512, bn = 16;  // key and value dims, KV rows a block
@@ -136,7 +136,6 @@ constexpr const char* mla_decode_config_error(const mla_decode_config& c) {
   if (c.prefetch < 1 || c.prefetch > 4) return "mla_decode: prefetch must be 1 to 4 blocks";
   if (c.split_dims && c.waves != 2 && c.waves != 4) return "mla_decode: split_dims takes 2 or 4 waves";
   if (c.q_fp8 && c.kv_cache != mla_kv_cache::fp8) return "mla_decode: q_fp8 takes kv_cache = mla_kv_cache::fp8";
-  if (c.part_bf16 && c.split_dims) return "mla_decode: part_bf16 takes a configuration without split_dims (its fused combination reads f32 partials)";
   if (c.lds_bytes() > 160 * 1024) return "mla_decode: the KV block buffers exceed 160 KiB of LDS (lower prefetch)";
   return nullptr;
 }
@@ -1065,6 +1064,7 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     } else {
       poff = col * (DV * 2) + (grp << (UG - 1));
     }
+    if constexpr (SD) poff = poff + w * (DVW * 2);
     auto ob = J.vgpr<u32>(8).aligned(2), pr = J.vgpr<u32>(8).aligned(2);
     for (uint32_t g = 0; g < NVT / 4; ++g) {
       for (uint32_t t = 0; t < 4; ++t) {
@@ -1094,9 +1094,11 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     auto loff = J.vgpr<u32>();
     J.If(num_splits == 1u, [&] {
       loff = select(grp == 0u, gpr<u32>(rrow << 2), 0x80000000u);  // one store a row
+      if constexpr (SD) J.If(w != 0u, [&] { loff = 0x80000000u; });
       Lb.store(lse, at(loff));
     }, [&] {
       loff = select(grp == 0u, gpr<u32>(col << 2), 0x80000000u);
+      if constexpr (SD) J.If(w != 0u, [&] { loff = 0x80000000u; });
       PLb.store(lse, at(loff), {.sc1 = true});
     });
   } else {
