@@ -100,10 +100,10 @@ double row(const shape& s, const fs::path& aiter_dir, bool f8q = false, double a
   if (!selected(shp)) return 0;
   const uint32_t B = s.batch, tq = B * s.qlen, groups = (rows + cfg.rows() - 1) / cfg.rows();
   const uint32_t splits = pick_splits(cfg, B, groups, s.kvlen, rows);
-  // gfx950 fp8 KV, 16 or 64 rows, splits the second launch combines (not fused): the kernel's
-  // part_bf16 twin (kernels/mla_decode.hip; HIPASM_MLA_B16=0: the f32 partials)
+  // gfx950 fp8 KV, 16 or 64 rows, KV splits: the kernel's part_bf16 twin (kernels/mla_decode.hip;
+  // HIPASM_MLA_B16=0: the f32 partials)
   if (const char* e = std::getenv("HIPASM_MLA_B16"); (!e || *e != '0') && target_gfx950 && f8 && rows <= 64 &&
-                                                     (sd || rows > 16) && splits > 1 && !hk::mla_decode_fuse_combine(cfg, splits)) {
+                                                     (sd || rows > 16) && splits > 1) {
     cfg.part_bf16 = true;
     kname += "_b16";
   }

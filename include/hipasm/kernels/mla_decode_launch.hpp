@@ -58,9 +58,8 @@ constexpr uint64_t mla_decode_counters_for(uint32_t total_q, uint32_t num_heads)
 // workgroup, whose waves combine 4 rows each) up to 4 splits; the last workgroup of 16 rows
 // reads all their splits' partials alone (splits x 32 KiB) after every split ends (equal
 // lengths: all at once), which the second launch spreads over every CU.
-// (part_bf16: none, the fused combination reads f32 partials)
 constexpr bool mla_decode_fuse_combine(const mla_decode_config& cfg, uint32_t splits) {
-  return cfg.split_dims && !cfg.part_bf16 && splits > 1 && splits <= 4;
+  return cfg.split_dims && splits > 1 && splits <= 4;
 }
 
 struct mla_decode_workspace {
@@ -113,7 +112,6 @@ inline mla_decode_report launch_mla_decode(rt::device& dev, rt::module& mod, con
   if (!a.o || !a.lse || !a.q || !a.kv || !a.qo_indptr || !a.kv_indptr || !a.kv_indices || !a.kv_last_page_lens)
     fail("a tensor address is null");
   if (a.counters && !k.config.split_dims) fail("counters (the fused combination) needs a split_dims configuration");
-  if (a.counters && k.config.part_bf16) fail("counters (the fused combination) read f32 partials: not part_bf16");
   if (a.num_kv_splits > 1 && (!a.part_o || !a.part_lse || (k.combine.empty() && !a.counters)))
     fail("num_kv_splits > 1 needs part_o, part_lse (mla_decode_workspace_for) and the combination kernel or counters");
   if (!(a.softmax_scale > 0) || !std::isfinite(a.softmax_scale)) fail("softmax_scale must be positive and finite");
