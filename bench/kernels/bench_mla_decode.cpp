@@ -1,7 +1,7 @@
 // bench_kernel_mla_decode [AITER_DIR]: MLA decode (DeepSeek's absorbed query against the
 // 576-element latent KV rows, values their first 512) on the timing model, GB/s of the bytes it
 // must move (every KV row of every sequence once, Q, out; split runs also write and read the
-// f32 partials, not counted). The time is both launches' (the attention and, with KV splits,
+// partials, f32 or bf16, not counted). The time is both launches' (the attention and, with KV splits,
 // the combination). Page size 1, each sequence's rows contiguous (kv_indices = 0, 1, ...: the
 // challenge's layout); every sequence has the same KV length.
 //   MI300X (this bench, gfx942): DeepSeek V3 decode, 128 heads, 1 query token, bf16 KV, batch
@@ -91,14 +91,22 @@ double row(const shape& s, const fs::path& aiter_dir, bool f8q = false, double a
                                   : (f8 ? "mla_r128_fp8" : "mla_r128");
   const uint32_t waves = sd ? 4 : f8q ? (rows <= 16 ? 1 : rows <= 64 ? 4 : 8) : rows <= 64 ? 4 : 8;
   const uint32_t pf = f8 && sd && target_gfx950 ? 3u : f8q ? (rows <= 16 ? 3u : 2u) : f8 == sd ? 2u : 1u;  // (kernels/mla_decode.hip)
-  const hk::mla_decode_config cfg{.waves = waves, .split_dims = sd, .prefetch = pf,
-                                  .kv_cache = f8 ? hk::mla_kv_cache::fp8 : hk::mla_kv_cache::bf16, .q_fp8 = f8q,
-                                  .part_bf16 = !sd && !f8 && !f8q};  // (mla_r64, mla_r128)
+  hk::mla_decode_config cfg{.waves = waves, .split_dims = sd, .prefetch = pf,
+                            .kv_cache = f8 ? hk::mla_kv_cache::fp8 : hk::mla_kv_cache::bf16, .q_fp8 = f8q,
+                            .part_bf16 = !sd && !f8 && !f8q};  // (mla_r64, mla_r128)
+  std::string kname = name;
   const std::string shp = "b" + std::to_string(s.batch) + "_q" + std::to_string(s.qlen) + "_kv" + std::to_string(s.kvlen) +
                           "_h" + std::to_string(s.heads) + (f8 ? "_fp8" : "_bf16");
   if (!selected(shp)) return 0;
   const uint32_t B = s.batch, tq = B * s.qlen, groups = (rows + cfg.rows() - 1) / cfg.rows();
   const uint32_t splits = pick_splits(cfg, B, groups, s.kvlen, rows);
+  // gfx950 fp8 KV, 16 or 64 rows, KV splits: the kernel's part_bf16 twin (kernels/mla_decode.hip;
+  // HIPASM_MLA_B16=0: the f32 partials)
+  if (const char* e = std::getenv("HIPASM_MLA_B16"); (!e || *e != '0') && target_gfx950 && f8 && rows <= 64 &&
+                                                     (sd || rows > 16) && splits > 1) {
+    cfg.part_bf16 = true;
+    kname += "_b16";
+  }
   const uint64_t kv_rows = uint64_t(B) * s.kvlen, eb = f8 ? 1 : 2;
   std::vector<int> qo(B + 1), kvp(B + 1), idx(kv_rows), last(B, 1), sp(B + 1);
   for (uint32_t b = 0; b <= B; ++b) qo[b] = int(b * s.qlen), kvp[b] = int(b * s.kvlen), sp[b] = int(b * splits);
@@ -176,7 +184,7 @@ double row(const shape& s, const fs::path& aiter_dir, bool f8q = false, double a
   rt::buffer<uint32_t> CN(*dev, std::vector<uint32_t>(std::max<uint64_t>(hk::mla_decode_counters_for(tq, s.heads), 1), 0u));
   auto af = a;
   if (fuse) af.counters = CN.addr();
-  const auto rep = hk::launch_mla_decode(*dev, *mod, {name, cfg, cfg.part_bf16 ? "mla_combine_b16" : "mla_combine"}, af, lo);
+  const auto rep = hk::launch_mla_decode(*dev, *mod, {kname, cfg, cfg.part_bf16 ? "mla_combine_b16" : "mla_combine"}, af, lo);
   if (tl) std::fprintf(stderr, "%s", rep.attn.profile->timeline(uint32_t(std::atoi(tl))).c_str());
   result h = from(rep.attn);
   if (splits > 1 && !fuse) {
@@ -188,7 +196,7 @@ double row(const shape& s, const fs::path& aiter_dir, bool f8q = false, double a
   // rows a wave takes): 2 x (576 + 512) a query row and key it sees, causal among the q tokens
   const double keys_seen = double(s.qlen) * s.kvlen - double(s.qlen) * (s.qlen - 1) / 2;
   h.tflops = 2.0 * B * s.heads * keys_seen * (576 + 512) / (h.us * 1e6);
-  std::fprintf(stderr, "bench_kernel_mla_decode: %s: %s, %u splits, attention %.2f us\n", shp.c_str(), name, splits,
+  std::fprintf(stderr, "bench_kernel_mla_decode: %s: %s, %u splits, attention %.2f us\n", shp.c_str(), kname.c_str(), splits,
                rep.attn.profile->time_us);
   // aiter's stage 1 (gfx942, bf16 Q and KV, one query token, split: asm_mla.cu's non-persistent
   // launch) on the same tensors, its split partials reduced by our combination kernel (the same

@@ -266,6 +266,19 @@ TEST_CASE("mla_decode: bf16 split partials (part_bf16) and their combination", "
   run(w2_pg4_b16, {.qlens = {1, 2, 1}, .kvlens = {900, 300, 0}, .heads = 32, .splits = 40, .key_ramp = 0.01f});
   run(w2_pg4_b16, {.qlens = {1, 2, 4}, .kvlens = {70, 33, 5}, .heads = 32, .splits = 3});
   run(w8_fp8_b16, {.qlens = {1, 1}, .kvlens = {150, 17}, .heads = 128, .splits = 3});
+  // waves splitting the dims (each stores its dims of the 16 rows' partials), the combination by
+  // the second kernel and fused (the last split reads the bf16 partials)
+  const hk::mla_decode_kernel_ref sd4_b16{
+      "mla_sd4_b16", mla_decode_config{.waves = 4, .split_dims = true, .prefetch = 1, .part_bf16 = true}, "mla_combine_b16"};
+  const hk::mla_decode_kernel_ref sd2_fp8_b16{
+      "mla_sd2_fp8_b16",
+      mla_decode_config{.waves = 2, .split_dims = true, .page_size = 4, .prefetch = 2, .kv_cache = mla_kv_cache::fp8, .part_bf16 = true},
+      "mla_combine_b16"};
+  run(sd4_b16, {.qlens = {1, 4, 1}, .kvlens = {300, 37, 0}, .heads = 16, .splits = 5, .key_ramp = 0.01f});
+  run(sd4_b16, {.qlens = {1, 2}, .kvlens = {100, 17}, .heads = 32, .splits = 1, .q_range = 3.0f});
+  run(sd2_fp8_b16, {.qlens = {1, 3}, .kvlens = {200, 45}, .heads = 16, .splits = 9});
+  run(sd4_b16, {.qlens = {1, 1, 1, 4}, .kvlens = {100, 0, 1, 37}, .heads = 16, .splits = 3, .key_ramp = 0.02f, .fused = true});
+  run(sd2_fp8_b16, {.qlens = {2, 1}, .kvlens = {50, 17}, .heads = 32, .splits = 4, .fused = true});
 }
 
 TEST_CASE("mla_decode: fp8 KV (the target's e4m3) with a per-tensor scale", "[mla]") {
@@ -334,6 +347,24 @@ TEST_CASE("mla_decode: fp8 Q (q_fp8, gfx950): fp8 MFMAs on the fp8 rows, P in e4
   run(sd4_fp8q, {.qlens = {1, 1, 1, 4}, .kvlens = {100, 0, 1, 37}, .heads = 16, .splits = 3, .key_ramp = 0.02f, .fused = true});
   run(sd2_fp8q_pg16, {.qlens = {1, 3}, .kvlens = {45, 30}, .heads = 16, .splits = 4, .fused = true});
   run(sd2_fp8q_pg16, {.qlens = {1}, .kvlens = {161}, .heads = 32, .splits = 5});
+  // bf16 split partials (the bench's rows of more than 4 splits): 16 rows on 4 waves splitting
+  // the dims (fp8 and bf16 Q), 64 rows on 4 waves of 16
+  const hk::mla_decode_kernel_ref sd4_fp8q_b16{
+      "mla_sd4_fp8q_b16",
+      mla_decode_config{.waves = 4, .split_dims = true, .prefetch = 3, .kv_cache = mla_kv_cache::fp8, .q_fp8 = true, .part_bf16 = true},
+      "mla_combine_b16"};
+  const hk::mla_decode_kernel_ref sd4_fp8_b16{
+      "mla_sd4_fp8_b16", mla_decode_config{.waves = 4, .split_dims = true, .prefetch = 3, .kv_cache = mla_kv_cache::fp8, .part_bf16 = true},
+      "mla_combine_b16"};
+  const hk::mla_decode_kernel_ref w4_fp8q_b16{
+      "mla_w4_fp8q_b16", mla_decode_config{.waves = 4, .prefetch = 2, .kv_cache = mla_kv_cache::fp8, .q_fp8 = true, .part_bf16 = true},
+      "mla_combine_b16"};
+  run(sd4_fp8q_b16, {.qlens = {1, 1, 4, 2}, .kvlens = {300, 0, 37, 100}, .heads = 16, .splits = 6, .key_ramp = 0.02f});
+  run(sd4_fp8q_b16, {.qlens = {1}, .kvlens = {50}, .heads = 32, .splits = 1, .q_range = 3.0f});
+  run(sd4_fp8_b16, {.qlens = {1, 3}, .kvlens = {250, 45}, .heads = 16, .splits = 8, .q_range = 3.0f});
+  run(sd4_fp8q_b16, {.qlens = {1, 4, 1}, .kvlens = {256, 33, 16}, .heads = 16, .splits = 2, .q_range = 3.0f, .fused = true});
+  run(sd4_fp8_b16, {.qlens = {1}, .kvlens = {161}, .heads = 32, .splits = 4, .fused = true});
+  run(w4_fp8q_b16, {.qlens = {4, 4, 1}, .kvlens = {300, 20, 33}, .heads = 16, .splits = 5, .key_ramp = 0.01f});
 }
 
 TEST_CASE("mla_decode: launch errors", "[mla]") {

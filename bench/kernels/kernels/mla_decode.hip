@@ -29,6 +29,13 @@ HIPASM_MLA_DECODE_KERNEL(mla_sd4_fp8q, (hipasm::kernels::mla_decode_config{.wave
 HIPASM_MLA_DECODE_KERNEL(mla_r16_fp8q, (hipasm::kernels::mla_decode_config{.waves = 1, .prefetch = 3, .kv_cache = hipasm::kernels::mla_kv_cache::fp8, .q_fp8 = true}))
 HIPASM_MLA_DECODE_KERNEL(mla_r64_fp8q, (hipasm::kernels::mla_decode_config{.waves = 4, .prefetch = 2, .kv_cache = hipasm::kernels::mla_kv_cache::fp8, .q_fp8 = true}))
 HIPASM_MLA_DECODE_KERNEL(mla_r128_fp8q, (hipasm::kernels::mla_decode_config{.waves = 8, .prefetch = 2, .kv_cache = hipasm::kernels::mla_kv_cache::fp8, .q_fp8 = true}))
+// (bf16 split partials, half the bytes the epilogue writes and the combination reads: the fp8
+// 16- and 64-row kernels' twins for the splits the second launch combines (split_dims: more
+// than 4, mla_decode_fuse_combine))
+HIPASM_MLA_DECODE_KERNEL(mla_sd4_fp8_b16, (hipasm::kernels::mla_decode_config{.waves = 4, .split_dims = true, .prefetch = 3, .kv_cache = hipasm::kernels::mla_kv_cache::fp8, .part_bf16 = true}))
+HIPASM_MLA_DECODE_KERNEL(mla_sd4_fp8q_b16, (hipasm::kernels::mla_decode_config{.waves = 4, .split_dims = true, .prefetch = 3, .kv_cache = hipasm::kernels::mla_kv_cache::fp8, .q_fp8 = true, .part_bf16 = true}))
+HIPASM_MLA_DECODE_KERNEL(mla_r64_fp8q_b16, (hipasm::kernels::mla_decode_config{.waves = 4, .prefetch = 2, .kv_cache = hipasm::kernels::mla_kv_cache::fp8, .q_fp8 = true, .part_bf16 = true}))
+HIPASM_MLA_DECODE_KERNEL(mla_r64_fp8_b16, (hipasm::kernels::mla_decode_config{.waves = 4, .prefetch = 1, .kv_cache = hipasm::kernels::mla_kv_cache::fp8, .part_bf16 = true}))
 #else
 HIPASM_MLA_DECODE_KERNEL(mla_sd4_fp8, (hipasm::kernels::mla_decode_config{.waves = 4, .split_dims = true, .prefetch = 2, .kv_cache = hipasm::kernels::mla_kv_cache::fp8}))
 #endif

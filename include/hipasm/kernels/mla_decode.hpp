@@ -96,7 +96,7 @@ struct mla_decode_config {
   // true: the split partials part_out in bf16 ([total_q][num_splits][H][512], combined by
   // HIPASM_MLA_DECODE_COMBINE_BF16_KERNEL's kernel): half the bytes the split's epilogue writes
   // and the combination reads (an output of 512 dims rounded once more, as the out it becomes);
-  // not split_dims (its fused combination reads f32)
+  // (with split_dims, the fused combination reads them too)
   bool part_bf16 = false;
 
   static constexpr uint32_t dk = 576, dv = 512, bn = 16;  // key and value dims, KV rows a block
@@ -136,7 +136,6 @@ constexpr const char* mla_decode_config_error(const mla_decode_config& c) {
   if (c.prefetch < 1 || c.prefetch > 4) return "mla_decode: prefetch must be 1 to 4 blocks";
   if (c.split_dims && c.waves != 2 && c.waves != 4) return "mla_decode: split_dims takes 2 or 4 waves";
   if (c.q_fp8 && c.kv_cache != mla_kv_cache::fp8) return "mla_decode: q_fp8 takes kv_cache = mla_kv_cache::fp8";
-  if (c.part_bf16 && c.split_dims) return "mla_decode: part_bf16 takes a configuration without split_dims (its fused combination reads f32 partials)";
   if (c.lds_bytes() > 160 * 1024) return "mla_decode: the KV block buffers exceed 160 KiB of LDS (lower prefetch)";
   return nullptr;
 }
@@ -938,9 +937,9 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     constexpr float LOG2E = 1.44269504088896340736f;
     auto base = J.sgpr<u32>(), recs = J.sgpr<u32>();
     base = (tt_ * num_splits) * num_heads + h0_;  // (token tt, split 0, head h0)'s partial row
-    recs = ((num_splits - 1u) * num_heads + 16u) * (DV * 4);
+    recs = ((num_splits - 1u) * num_heads + 16u) * (DV * PEB);
     auto Cb = make_buffer(J, part_o, recs);
-    Cb.shift_base(base * (DV * 4));
+    Cb.shift_base(base * (DV * PEB));
     recs = ((num_splits - 1u) * num_heads + 16u) << 2;
     auto CLb = make_buffer(J, part_lse, recs);
     CLb.shift_base(base << 2);
@@ -960,19 +959,30 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
       cm = NEG_INF;
       cl = 0.0f;
       crow = (q << 2) + grp;
-      voff = (crow << 11) + (col << 4);
+      voff = (crow << (PEB == 4 ? 11 : 10)) + (col << (PEB == 4 ? 4 : 3));
       loff = crow << 2;
       sp = 0u;
       J.While([&] { return sp < num_splits; }, [&] {
         for (uint32_t k = 0; k < CS; ++k) {
           sk = sp + k;
-          so = select(sk < num_splits, gpr<u32>(sk * num_heads * (DV * 4)), 0x80000000u);
+          so = select(sk < num_splits, gpr<u32>(sk * num_heads * (DV * PEB)), 0x80000000u);
           lo = select(sk < num_splits, gpr<u32>((sk * num_heads) << 2), 0x80000000u);
           CLb.load(ls[k], at(loff) + at(lo), {.sc1 = true});
-          for (uint32_t j = 0; j < 8; ++j)
-            Cb.load(x.slice(32 * k + 4 * j, 4), at(voff) + at(so) + static_cast<int64_t>(256 * j), {.sc1 = true});
+          for (uint32_t j = 0; j < 8; ++j) {
+            if constexpr (PEB == 4) Cb.load(x.slice(32 * k + 4 * j, 4), at(voff) + at(so) + static_cast<int64_t>(256 * j), {.sc1 = true});
+            else Cb.load(x.slice(32 * k + 4 * j, 2), at(voff) + at(so) + static_cast<int64_t>(128 * j), {.sc1 = true});
+          }
         }
         J.s_waitcnt(vmcnt(0));
+        if constexpr (PEB == 2) {  // (4 bf16 in 2 dwords to 4 f32, the high ones first: in place)
+          auto xu = x.template as<u32>();
+          for (uint32_t i = 0; i < 32 * CS; i += 4) {
+            xu[i + 3] = xu[i + 1] & 0xffff0000u;
+            xu[i + 2] = xu[i + 1] << 16;
+            xu[i + 1] = xu[i] & 0xffff0000u;
+            xu[i] = xu[i] << 16;
+          }
+        }
         for (uint32_t k = 0; k < CS; ++k) {
           sk = sp + k;
           J.If(sk < num_splits, [&] {
@@ -1034,6 +1044,47 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     PLb.shift_base(pbase << 2);
     return part_buffers{Pb, PLb, tt};
   };
+  // fused (split_dims only, the launch checks): the last split to write these 16 rows
+  // combines them (helpers/arrival.hpp's memory order: sc1 stores and loads, the stores
+  // complete before the count); tt: the token's row
+  auto fused_tail = [&](gpr<u32> tt) {
+    if constexpr (SD) J.If(fused != 0u, [&] {
+      auto cnt = J.vgpr<u32>();
+      cnt = ((tt * num_heads + h0) >> 4) << 2;  // (one counter a token's 16 heads)
+      {
+        // the workgroup counts once (its waves share the 16 rows), and each of its waves then
+        // combines 4 of them: a quarter of the loads' round trips of one wave doing all 16
+        static_assert(W == 4 || W == 2, "");
+        J.s_waitcnt(vmcnt(0));
+        J.s_barrier();  // (every wave's part written)
+        auto one = J.vgpr<u32>(), old = J.vgpr<u32>().allow_undefined(), xa = J.vgpr<u32>();
+        auto arrived = J.sgpr<u32>();
+        xa = sx.offset;
+        J.If(w == 0u, [&] {
+          one = 1u;
+          J.If(lane == 0u, [&] { J.global_atomic_add(old, cnt, one, counters, {.sc1 = true}); });
+          J.s_waitcnt(vmcnt(0));
+          J.If(lane == 0u, [&] { J.ds_write_b32(xa, old, {.offset = 0}); });
+          J.s_waitcnt(lgkmcnt(0));
+        });
+        J.s_barrier();
+        J.ds_read_b32(old, xa, {.offset = 0});
+        J.s_waitcnt(lgkmcnt(0));
+        J.v_readfirstlane_b32(arrived, old);
+        J.If(arrived == num_splits - 1u, [&] {
+          auto q0 = J.sgpr<u32>(), q1 = J.sgpr<u32>();
+          q0 = w * (4u / W);
+          q1 = q0 + (4u / W);
+          combine_rows(tt, h0, q0, q1);
+          J.If(w == 0u, [&] {
+            auto zero = J.vgpr<u32>();
+            zero = 0u;
+            J.If(lane == 0u, [&] { J.global_store_dword(cnt, zero, counters, {.sc1 = true}); });
+          });
+        });
+      }
+    });
+  };
   if constexpr (PEB == 2) {
     // part_bf16: O / l to bf16 once for both the one-split output and the bf16 partial (the
     // same values; a conversion in each path doubled what the compiler builds), 4 units at a
@@ -1065,6 +1116,7 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     } else {
       poff = col * (DV * 2) + (grp << (UG - 1));
     }
+    if constexpr (SD) poff = poff + w * (DVW * 2);
     auto ob = J.vgpr<u32>(8).aligned(2), pr = J.vgpr<u32>(8).aligned(2);
     for (uint32_t g = 0; g < NVT / 4; ++g) {
       for (uint32_t t = 0; t < 4; ++t) {
@@ -1094,10 +1146,13 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     auto loff = J.vgpr<u32>();
     J.If(num_splits == 1u, [&] {
       loff = select(grp == 0u, gpr<u32>(rrow << 2), 0x80000000u);  // one store a row
+      if constexpr (SD) J.If(w != 0u, [&] { loff = 0x80000000u; });
       Lb.store(lse, at(loff));
     }, [&] {
       loff = select(grp == 0u, gpr<u32>(col << 2), 0x80000000u);
+      if constexpr (SD) J.If(w != 0u, [&] { loff = 0x80000000u; });
       PLb.store(lse, at(loff), {.sc1 = true});
+      fused_tail(part.tt);
     });
   } else {
     J.If(num_splits == 1u, [&] {
@@ -1168,45 +1223,7 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
       loff = select(grp == 0u, gpr<u32>(col << 2), 0x80000000u);
       if constexpr (SD) J.If(w != 0u, [&] { loff = 0x80000000u; });
       PLb.store(lse, at(loff), {.sc1 = true});
-      // fused (split_dims only, the launch checks): the last split to write these 16 rows
-      // combines them (helpers/arrival.hpp's memory order: sc1 stores and loads, the stores
-      // complete before the count)
-      if constexpr (SD) J.If(fused != 0u, [&] {
-        auto cnt = J.vgpr<u32>();
-        cnt = ((tt * num_heads + h0) >> 4) << 2;  // (one counter a token's 16 heads)
-        {
-          // the workgroup counts once (its waves share the 16 rows), and each of its waves then
-          // combines 4 of them: a quarter of the loads' round trips of one wave doing all 16
-          static_assert(W == 4 || W == 2, "");
-          J.s_waitcnt(vmcnt(0));
-          J.s_barrier();  // (every wave's part written)
-          auto one = J.vgpr<u32>(), old = J.vgpr<u32>().allow_undefined(), xa = J.vgpr<u32>();
-          auto arrived = J.sgpr<u32>();
-          xa = sx.offset;
-          J.If(w == 0u, [&] {
-            one = 1u;
-            J.If(lane == 0u, [&] { J.global_atomic_add(old, cnt, one, counters, {.sc1 = true}); });
-            J.s_waitcnt(vmcnt(0));
-            J.If(lane == 0u, [&] { J.ds_write_b32(xa, old, {.offset = 0}); });
-            J.s_waitcnt(lgkmcnt(0));
-          });
-          J.s_barrier();
-          J.ds_read_b32(old, xa, {.offset = 0});
-          J.s_waitcnt(lgkmcnt(0));
-          J.v_readfirstlane_b32(arrived, old);
-          J.If(arrived == num_splits - 1u, [&] {
-            auto q0 = J.sgpr<u32>(), q1 = J.sgpr<u32>();
-            q0 = w * (4u / W);
-            q1 = q0 + (4u / W);
-            combine_rows(tt, h0, q0, q1);
-            J.If(w == 0u, [&] {
-              auto zero = J.vgpr<u32>();
-              zero = 0u;
-              J.If(lane == 0u, [&] { J.global_store_dword(cnt, zero, counters, {.sc1 = true}); });
-            });
-          });
-        }
-      });
+      fused_tail(tt);
     });
   }
 }

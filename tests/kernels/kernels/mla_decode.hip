@@ -27,6 +27,9 @@ HIPASM_MLA_DECODE_KERNEL(mla_w8_pg16, (hipasm::kernels::mla_decode_config{.waves
 HIPASM_MLA_DECODE_KERNEL(mla_w8_b16, (hipasm::kernels::mla_decode_config{.waves = 8, .prefetch = 2, .part_bf16 = true}))
 HIPASM_MLA_DECODE_KERNEL(mla_w2_pg4_b16, (hipasm::kernels::mla_decode_config{.waves = 2, .page_size = 4, .prefetch = 1, .part_bf16 = true}))
 HIPASM_MLA_DECODE_KERNEL(mla_w8_fp8_b16, (hipasm::kernels::mla_decode_config{.waves = 8, .prefetch = 1, .kv_cache = hipasm::kernels::mla_kv_cache::fp8, .part_bf16 = true}))
+// bf16 partials of waves splitting the dims (each wave its dims of the 16 rows)
+HIPASM_MLA_DECODE_KERNEL(mla_sd4_b16, (hipasm::kernels::mla_decode_config{.waves = 4, .split_dims = true, .prefetch = 1, .part_bf16 = true}))
+HIPASM_MLA_DECODE_KERNEL(mla_sd2_fp8_b16, (hipasm::kernels::mla_decode_config{.waves = 2, .split_dims = true, .page_size = 4, .prefetch = 2, .kv_cache = hipasm::kernels::mla_kv_cache::fp8, .part_bf16 = true}))
 HIPASM_MLA_DECODE_COMBINE_BF16_KERNEL(mla_combine_b16)
 // fp8 split_dims of 4 waves (gfx950: the operands converted from the fp8 rows in registers), pages of 16 rows
 HIPASM_MLA_DECODE_KERNEL(mla_sd4_fp8_pg16, (hipasm::kernels::mla_decode_config{.waves = 4, .split_dims = true, .page_size = 16, .prefetch = 2, .kv_cache = hipasm::kernels::mla_kv_cache::fp8}))
@@ -38,5 +41,8 @@ HIPASM_MLA_DECODE_KERNEL(mla_w1_fp8q, (hipasm::kernels::mla_decode_config{.waves
 HIPASM_MLA_DECODE_KERNEL(mla_w4_fp8q_pg16, (hipasm::kernels::mla_decode_config{.waves = 4, .page_size = 16, .prefetch = 2, .kv_cache = hipasm::kernels::mla_kv_cache::fp8, .q_fp8 = true}))
 // fp8 Q on 2 and 4 waves splitting the dims
 HIPASM_MLA_DECODE_KERNEL(mla_sd4_fp8q, (hipasm::kernels::mla_decode_config{.waves = 4, .split_dims = true, .prefetch = 3, .kv_cache = hipasm::kernels::mla_kv_cache::fp8, .q_fp8 = true}))
+HIPASM_MLA_DECODE_KERNEL(mla_sd4_fp8q_b16, (hipasm::kernels::mla_decode_config{.waves = 4, .split_dims = true, .prefetch = 3, .kv_cache = hipasm::kernels::mla_kv_cache::fp8, .q_fp8 = true, .part_bf16 = true}))
+HIPASM_MLA_DECODE_KERNEL(mla_sd4_fp8_b16, (hipasm::kernels::mla_decode_config{.waves = 4, .split_dims = true, .prefetch = 3, .kv_cache = hipasm::kernels::mla_kv_cache::fp8, .part_bf16 = true}))
+HIPASM_MLA_DECODE_KERNEL(mla_w4_fp8q_b16, (hipasm::kernels::mla_decode_config{.waves = 4, .prefetch = 2, .kv_cache = hipasm::kernels::mla_kv_cache::fp8, .q_fp8 = true, .part_bf16 = true}))
 HIPASM_MLA_DECODE_KERNEL(mla_sd2_fp8q_pg16, (hipasm::kernels::mla_decode_config{.waves = 2, .split_dims = true, .page_size = 16, .prefetch = 2, .kv_cache = hipasm::kernels::mla_kv_cache::fp8, .q_fp8 = true}))
 #endif
