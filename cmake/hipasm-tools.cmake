@@ -98,8 +98,8 @@ if(_hipasm_newinterp EQUAL 0 AND NOT HIPASM_DEFAULT_INTERPRETER)
   # an empty kernel's compile): packed 8 characters per word, a fixed 256 KB one (~5000
   # instructions with comments, ~10000 without: past 256 KB the comments are left out, past
   # that the text is printed again, exactly; the library's largest kernel prints 162 KB)
-  # costs less than the build-only run that would size it. It also accepts vec's raw storage (vec.hpp), which the default
-  # interpreter refuses.
+  # costs less than the build-only run that would size it. It also accepts vec's raw storage
+  # (vec.hpp), which the default interpreter refuses.
   list(APPEND HIPASM_KERNEL_FLAGS -fexperimental-new-constant-interpreter -DHIPASM_TEXT_PACKED=1
        -DHIPASM_TEXT_CAPACITY=262144 -DHIPASM_VEC_RAW_STORAGE=1)
 else()

@@ -4,7 +4,6 @@
 
 // The atomic configurations' kernels (their name_dq would be an empty kernel: the launcher
 // runs a dQ kernel only for dq = recompute)
-
 HIPASM_ATTN_BWD_MAIN_KERNELS(attn_bwd_d128, (hipasm::kernels::attn_bwd_config{.head_dim = 128, .causal = false}))
 HIPASM_ATTN_BWD_MAIN_KERNELS(attn_bwd_d128_causal, (hipasm::kernels::attn_bwd_config{.head_dim = 128, .causal = true}))
 // dQ by the recompute kernel (no atomics); the dQ kernel in an invocation of its own

@@ -1044,6 +1044,14 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     PLb.shift_base(pbase << 2);
     return part_buffers{Pb, PLb, tt};
   };
+  // The LSE store's offset of row `row` (4 bytes a row) in its buffer: one store a row (lane group
+  // 0; with split_dims wave 0), the other lanes' dropped by the V# range
+  auto lse_off = [&](auto row) {
+    auto off = J.vgpr<u32>();
+    off = select(grp == 0u, gpr<u32>(row << 2), 0x80000000u);
+    if constexpr (SD) J.If(w != 0u, [&] { off = 0x80000000u; });
+    return off;
+  };
   // fused (split_dims only, the launch checks): the last split to write these 16 rows
   // combines them (helpers/arrival.hpp's memory order: sc1 stores and loads, the stores
   // complete before the count); tt: the token's row
@@ -1143,15 +1151,10 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
         }
       });
     }
-    auto loff = J.vgpr<u32>();
     J.If(num_splits == 1u, [&] {
-      loff = select(grp == 0u, gpr<u32>(rrow << 2), 0x80000000u);  // one store a row
-      if constexpr (SD) J.If(w != 0u, [&] { loff = 0x80000000u; });
-      Lb.store(lse, at(loff));
+      Lb.store(lse, at(lse_off(rrow)));
     }, [&] {
-      loff = select(grp == 0u, gpr<u32>(col << 2), 0x80000000u);
-      if constexpr (SD) J.If(w != 0u, [&] { loff = 0x80000000u; });
-      PLb.store(lse, at(loff), {.sc1 = true});
+      PLb.store(lse, at(lse_off(col)), {.sc1 = true});
       fused_tail(part.tt);
     });
   } else {
@@ -1165,10 +1168,7 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
         ov[1] = cvt_bf16x2(ureg(q, 2) * inv, ureg(q, 3) * inv, bf16_round::nearest_even_finite).template as<u32>();
         Ob.store(ov, at(ooff) + static_cast<int64_t>(uoff(q) / 2));
       }
-      auto loff = J.vgpr<u32>();
-      loff = select(grp == 0u, gpr<u32>(rrow << 2), 0x80000000u);  // one store a row
-      if constexpr (SD) J.If(w != 0u, [&] { loff = 0x80000000u; });
-      Lb.store(lse, at(loff));
+      Lb.store(lse, at(lse_off(rrow)));
     }, [&] {
       const part_buffers part = make_part();
       auto Pb = part.O, PLb = part.L;
@@ -1219,10 +1219,7 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
           Pb.store(pv, at(poff) + static_cast<int64_t>(uoff(q)), {.sc1 = true});
         }
       }
-      auto loff = J.vgpr<u32>();
-      loff = select(grp == 0u, gpr<u32>(col << 2), 0x80000000u);
-      if constexpr (SD) J.If(w != 0u, [&] { loff = 0x80000000u; });
-      PLb.store(lse, at(loff), {.sc1 = true});
+      PLb.store(lse, at(lse_off(col)), {.sc1 = true});
       fused_tail(tt);
     });
   }
