@@ -148,8 +148,8 @@ int main(int argc, char** argv) {
   // HIPASM_ATTN_BENCH_CO=FILE: another build's code object of the same kernels (before / after runs)
   const char* co_file = std::getenv("HIPASM_ATTN_BENCH_CO");
   constexpr auto RC = hipasm::kernels::attn_bwd_dq::recompute;
-  const hipasm::kernels::attn_bwd_kernel_ref plain{"attn_bwd_d128", {.head_dim = D, .causal = false}};
-  const hipasm::kernels::attn_bwd_kernel_ref causal{"attn_bwd_d128_causal", {.head_dim = D, .causal = true}};
+  const hipasm::kernels::attn_bwd_kernel_ref plain{"attn_bwd_d128", {.head_dim = D, .causal = false, .keys_per_wave = 48}};
+  const hipasm::kernels::attn_bwd_kernel_ref causal{"attn_bwd_d128_causal", {.head_dim = D, .causal = true, .keys_per_wave = 48}};
   const hipasm::kernels::attn_bwd_kernel_ref plain_rc{"attn_bwd_d128_rc", {.head_dim = D, .causal = false, .dq = RC}};
   const hipasm::kernels::attn_bwd_kernel_ref causal_rc{"attn_bwd_d128_causal_rc", {.head_dim = D, .causal = true, .dq = RC}};
   constexpr auto A16 = hipasm::kernels::attn_bwd_dq::atomic16;

@@ -4,8 +4,8 @@
 
 // The atomic configurations' kernels (their name_dq would be an empty kernel: the launcher
 // runs a dQ kernel only for dq = recompute)
-HIPASM_ATTN_BWD_MAIN_KERNELS(attn_bwd_d128, (hipasm::kernels::attn_bwd_config{.head_dim = 128, .causal = false}))
-HIPASM_ATTN_BWD_MAIN_KERNELS(attn_bwd_d128_causal, (hipasm::kernels::attn_bwd_config{.head_dim = 128, .causal = true}))
+HIPASM_ATTN_BWD_MAIN_KERNELS(attn_bwd_d128, (hipasm::kernels::attn_bwd_config{.head_dim = 128, .causal = false, .keys_per_wave = 48}))
+HIPASM_ATTN_BWD_MAIN_KERNELS(attn_bwd_d128_causal, (hipasm::kernels::attn_bwd_config{.head_dim = 128, .causal = true, .keys_per_wave = 48}))
 // dQ by the recompute kernel (no atomics); the dQ kernel in an invocation of its own
 #define RC_CONFIG(causal_) (hipasm::kernels::attn_bwd_config{.head_dim = 128, .causal = causal_, .dq = hipasm::kernels::attn_bwd_dq::recompute})
 HIPASM_ATTN_BWD_MAIN_KERNELS(attn_bwd_d128_rc, RC_CONFIG(false))

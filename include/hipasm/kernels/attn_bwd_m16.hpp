@@ -245,8 +245,9 @@ constexpr void attn_bwd_kernel_m16(builder J, arg<float*> dq_acc_ptr, arg<uint16
 
   // dQ goes to dq_acc by atomics at the end of its iteration, after the prefetch of the tile
   // after next (VMEM completes in order: the wait for that prefetch leaves the atomics in flight)
-  auto scale = J.vgpr<f32>();
+  auto scale = J.vgpr<f32>(), scale2 = J.vgpr<f32>();  // the softmax scale, and times log2 e
   scale = scale_log2 * 0.69314718055994530942f;
+  scale2 = scale_log2 + 0.0f;
   auto dq = J.vgpr<f32>(QB, 4).named("dq");
   auto aoff = J.vgpr<u32>(QB).named("dq_off");
   for (int j = 0; j < QB; ++j) {
@@ -269,29 +270,37 @@ constexpr void attn_bwd_kernel_m16(builder J, arg<float*> dq_acc_ptr, arg<uint16
     auto mask_base = J.vgpr<i32>();
     if constexpr (C.top_left) mask_base = trow.as<i32>() + m0;
     else mask_base = trow.as<i32>() + (sk - sq + m0);
-    auto qa = J.vgpr<u32>(RS, 4), oa = J.vgpr<u32>(RS, 4);
-    // S (or dP) = A B^T over D: A rows from LDS (b128 a slice: two k-steps), B the wave's rows
-    auto rows_prod = [&](lds_view V, lds_addr addr, auto ring, auto frags, auto acc, auto after) {
-      pipelined(DP, RS, [&](int p) { V.load(ring[p % RS], addr, 0, 32 * p); },
-                [&](int p) {
-                  J.wait_for(ring[p % RS]);
-                  for (int e = 0; e < 2; ++e)
-                    for (int kb = 0; kb < KB; ++kb) {
-                      if (p == 0 && e == 0) mma(acc[kb], ring[0].slice(0, 2), frags[kb * DP].slice(0, 2), 0);
-                      else mma(acc[kb], ring[p % RS].slice(2 * e, 2), frags[kb * DP + p].slice(2 * e, 2), acc[kb]);
-                    }
-                  after(p);
-                });
+    auto qa = J.vgpr<u32>(DP, 4), oa = J.vgpr<u32>(DP, 4);
+    // S (or dP) = A B^T over D: A rows from LDS (b128 a slice: two k-steps; every slice's read
+    // issued ahead), B the wave's rows
+    auto rows_reads = [&](lds_view V, lds_addr addr, auto ring) {
+      for (int p = 0; p < DP; ++p) V.load(ring[p], addr, 0, 32 * p);
     };
+    auto rows_prod = [&](auto ring, auto frags, auto acc, auto after) {
+      for (int p = 0; p < DP; ++p) {
+        J.wait_for(ring[p]);
+        for (int e = 0; e < 2; ++e)
+          for (int kb = 0; kb < KB; ++kb) {
+            if (p == 0 && e == 0) mma(acc[kb], ring[0].slice(0, 2), frags[kb * DP].slice(0, 2), 0);
+            else mma(acc[kb], ring[p].slice(2 * e, 2), frags[kb * DP + p].slice(2 * e, 2), acc[kb]);
+            after(p, e * KB + kb);
+          }
+      }
+    };
+    // P = 2^(S scale log2 e - LSE log2 e) (under the dP MFMAs: an exponent every other MFMA)
     auto softmax_p = [&] {
       J.wait_for(lse);
+      auto lse2 = J.vgpr<f32>(4);
+      for (int r = 0; r < 4; ++r) lse2[r] = lse[r] * 1.44269504088896340736f;
       for (int kb = 0; kb < KB; ++kb)
         for (int r = 0; r < 4; ++r) {
-          J.v_fma_f32(s[kb][r], s[kb][r], scale, -lse[r]);
-          s[kb][r] = s[kb][r] * 1.44269504088896340736f;
+          J.v_fma_f32(s[kb][r], s[kb][r], scale2, -lse2[r]);
           s[kb][r] = exp2(s[kb][r], {.flush_denormals = true});
         }
     };
+    // then the mask sets P = 0 (also on a row with no visible key: LSE -inf, every key masked,
+    // whose exponent is NaN) on the tiles where the wave has a masked key (a branch: the wave's
+    // last key past sk, or causal, past the diagonal of the tile's first query)
     auto mask_p = [&] {
       for (int kb = 0; kb < KB; ++kb) {
         auto rel = J.vgpr<i32>();
@@ -306,63 +315,74 @@ constexpr void attn_bwd_kernel_m16(builder J, arg<float*> dq_acc_ptr, arg<uint16
     else lim_w = min(sk - 1, m0 + (sk - sq));
     auto jw = J.sgpr<i32>();  // the wave's last key
     jw = n0 + (wave * KPW + (KPW - 1)).as<i32>();
-    auto softmax_ds = [&] {  // dS = P (dP - D), rounded to the dtype
-      J.wait_for(dd);
-      for (int kb = 0; kb < KB; ++kb) {
-        for (int r = 0; r < 4; ++r) dp[kb][r] = s[kb][r] * (dp[kb][r] - dd[r]);
-        for (int r = 0; r < 4; r += 2) detail::attn_pack2<C.dtype>(J, dsb[kb][r / 2], dp[kb][r], dp[kb][r + 1]);
+    auto softmax_ds = [&](int kb) {  // dS = P (dP - D) of key block kb, rounded to the dtype, to LDS
+      if (kb == 0) J.wait_for(dd);
+      for (int r = 0; r < 4; ++r) dp[kb][r] = s[kb][r] * (dp[kb][r] - dd[r]);
+      for (int r = 0; r < 4; r += 2) detail::attn_pack2<C.dtype>(J, dsb[kb][r / 2], dp[kb][r], dp[kb][r + 1]);
+      // (K^T's place: every wave's dQ reads of the previous tile are done, before this
+      // iteration's first barrier) row 4g + r, column key KPW w + 16 kb + l16
+      for (int r = 0; r < 4; ++r)
+        SS.store(dsb[kb][r / 2], ds_at[r], 0, 16 * kb, {.width = r % 2 ? narrow::u16_d16_hi : narrow::u16});
+    };
+    auto pack_p = [&](int kb) {
+      for (int r = 0; r < 4; r += 2) detail::attn_pack2<C.dtype>(J, pb[kb][r / 2], s[kb][r], s[kb][r + 1]);
+    };
+    // dV^T, dK^T: A = dO^T / Q^T rows 16 db + l16, queries 4g .. + 3 (b64 reads), every block's
+    // in registers (read under S's MFMAs), so the products go key block by key block: P of block
+    // kb + 1 and dS of block kb are made (and dS stored) under block kb's dV^T MFMAs
+    auto oT = J.vgpr<u32>(DB, 2).named("do_t"), qT = J.vgpr<u32>(DB, 2).named("q_t");
+    auto read_t = [&](lds_view V, auto dst) {
+      for (int db = 0; db < DB; ++db) V.load(dst[db], at(l16) + 16 * db, multiple_of(trow, 4));
+    };
+    auto tprod = [&](auto aT, auto accs, auto b, int kb, auto after) {
+      if (kb == 0) J.wait_for(aT);
+      for (int db = 0; db < DB; ++db) {
+        mma(accs[db * KB + kb], aT[db], b, accs[db * KB + kb]);
+        after(db);
       }
     };
-    auto pack_p = [&] {
-      for (int kb = 0; kb < KB; ++kb)
-        for (int r = 0; r < 4; r += 2) detail::attn_pack2<C.dtype>(J, pb[kb][r / 2], s[kb][r], s[kb][r + 1]);
-    };
-    // acc[db][kb] += A_db B_kb: A = dO^T / Q^T rows 16 db + l16, queries 4g .. + 3 (b64 reads)
-    auto ta = J.vgpr<u32>(RT, 2);
-    auto tprod = [&](lds_view V, auto accs, auto bsrc, auto after) {
-      pipelined(DB, RT, [&](int db) { V.load(ta[db % RT], at(l16) + 16 * db, multiple_of(trow, 4)); },
-                [&](int db) {
-                  J.wait_for(ta[db % RT]);
-                  for (int kb = 0; kb < KB; ++kb) mma(accs[db * KB + kb], ta[db % RT], bsrc[kb], accs[db * KB + kb]);
-                  after(db);
-                });
-    };
-    rows_prod(QS, q_addr, qa, kf, s, [](int) {});
+    rows_reads(QS, q_addr, qa);
+    rows_prod(qa, kf, s, [&](int p, int i) {
+      if (i != 0) return;
+      if (p == 0) rows_reads(OS, o_addr, oa);
+      if (p == 1) read_t(OT, oT);
+      if (p == 2) read_t(QT, qT);
+    });
     {
       instr_stream sp = record(J, softmax_p);
-      rows_prod(OS, o_addr, oa, vf, dp, [&](int) { emit_cycles(J, sp, 64); });
+      rows_prod(oa, vf, dp, [&](int, int) { emit_cycles(J, sp, 6); });
       emit_all(J, sp);
     }
     J.If(jw > lim_w, mask_p);
-    pack_p();
+    pack_p(0);
     auto mn = J.sgpr<i32>();
     mn = m0 + static_cast<int32_t>(BM);
     load_rows(Lb, lse, mn);
-    {
-      instr_stream sd = record(J, softmax_ds);
-      tprod(OT, dv, pb, [&](int) { emit_cycles(J, sd, 32); });
+    for (int kb = 0; kb < KB; ++kb) {
+      instr_stream sd = record(J, [&] {
+        if (kb + 1 < KB) pack_p(kb + 1);
+        softmax_ds(kb);
+      });
+      tprod(oT, dv, pb[kb], kb, [&](int) { emit_cycles(J, sd, 12); });
       emit_all(J, sd);
     }
     load_rows(Db, dd, mn);
-    // dS to LDS (K^T's place) with dK^T's MFMAs: row 4g + r, column key KPW w + 16 kb + l16
-    tprod(QT, dk, dsb, [&](int db) {
-      if (db >= KB) return;
-      for (int r = 0; r < 4; ++r)
-        SS.store(dsb[db][r / 2], ds_at[r], 0, 16 * db, {.width = r % 2 ? narrow::u16_d16_hi : narrow::u16});
-    });
+    for (int kb = 0; kb < KB; ++kb) tprod(qT, dk, dsb[kb], kb, [](int) {});
     J.s_waitcnt(lgkmcnt(0));
     J.s_barrier();  // (dS complete; every wave's reads of this tile's Q, dO, Q^T, dO^T done)
     // dQ (+)= dS K over the workgroup's keys, with the next tile's stores
+    // (every dS read issued first: the next tile's stores queue behind them)
+    auto ta = J.vgpr<u32>(NK, 2);
     instr_stream next_tile = record(J, store_tile);
-    pipelined(NK, RT, [&](int ks) { SS.load(ta[ks % RT], at(l16), multiple_of(kc, 4) + 16 * ks); },
-              [&](int ks) {
-                J.wait_for(ta[ks % RT]);
-                for (int j = 0; j < QB; ++j) {
-                  if (ks == 0) mma(dq[j], ta[0], ktf[j * NK], 0);
-                  else mma(dq[j], ta[ks % RT], ktf[j * NK + ks], dq[j]);
-                }
-                emit_cycles(J, next_tile, 24);
-              });
+    for (int ks = 0; ks < NK; ++ks) SS.load(ta[ks], at(l16), multiple_of(kc, 4) + 16 * ks);
+    for (int ks = 0; ks < NK; ++ks) {
+      J.wait_for(ta[ks]);
+      for (int j = 0; j < QB; ++j) {
+        if (ks == 0) mma(dq[j], ta[0], ktf[j * NK], 0);
+        else mma(dq[j], ta[ks], ktf[j * NK + ks], dq[j]);
+      }
+      emit_cycles(J, next_tile, 24);
+    }
     emit_all(J, next_tile);
     // dq_acc (unscaled; convert_dq scales): row m0 + 4g + r, dim 16 blk + l16
     for (int j = 0; j < QB; ++j) aoff[j] = (m0.as<u32>() + trow) * (q_stride + q_stride) + (bc[j] << 2);
