@@ -319,10 +319,11 @@ constexpr void attn_bwd_kernel_m16(builder J, arg<float*> dq_acc_ptr, arg<uint16
       if (kb == 0) J.wait_for(dd);
       for (int r = 0; r < 4; ++r) dp[kb][r] = s[kb][r] * (dp[kb][r] - dd[r]);
       for (int r = 0; r < 4; r += 2) detail::attn_pack2<C.dtype>(J, dsb[kb][r / 2], dp[kb][r], dp[kb][r + 1]);
-      // (K^T's place: every wave's dQ reads of the previous tile are done, before this
-      // iteration's first barrier) row 4g + r, column key KPW w + 16 kb + l16
-      for (int r = 0; r < 4; ++r)
-        SS.store(dsb[kb][r / 2], ds_at[r], 0, 16 * kb, {.width = r % 2 ? narrow::u16_d16_hi : narrow::u16});
+    };
+    // dS of key block kb to LDS (K^T's place: every wave's dQ reads of the previous tile are done,
+    // before this iteration's first barrier): row 4g + r, column key KPW w + 16 kb + l16
+    auto store_ds = [&](int kb, int r) {
+      SS.store(dsb[kb][r / 2], ds_at[r], 0, 16 * kb, {.width = r % 2 ? narrow::u16_d16_hi : narrow::u16});
     };
     auto pack_p = [&](int kb) {
       for (int r = 0; r < 4; r += 2) detail::attn_pack2<C.dtype>(J, pb[kb][r / 2], s[kb][r], s[kb][r + 1]);
@@ -363,11 +364,11 @@ constexpr void attn_bwd_kernel_m16(builder J, arg<float*> dq_acc_ptr, arg<uint16
         if (kb + 1 < KB) pack_p(kb + 1);
         softmax_ds(kb);
       });
-      tprod(oT, dv, pb[kb], kb, [&](int) { emit_cycles(J, sd, 12); });
+      tprod(oT, dv, pb[kb], kb, [&](int) { emit_cycles(J, sd, 16); });
       emit_all(J, sd);
     }
     load_rows(Db, dd, mn);
-    for (int kb = 0; kb < KB; ++kb) tprod(qT, dk, dsb[kb], kb, [](int) {});
+    for (int kb = 0; kb < KB; ++kb) tprod(qT, dk, dsb[kb], kb, [&](int db) { if (db < 4) store_ds(kb, db); });
     J.s_waitcnt(lgkmcnt(0));
     J.s_barrier();  // (dS complete; every wave's reads of this tile's Q, dO, Q^T, dO^T done)
     // dQ (+)= dS K over the workgroup's keys, with the next tile's stores
