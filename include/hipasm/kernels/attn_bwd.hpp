@@ -87,7 +87,8 @@ struct attn_bwd_config {
   uint32_t waves = 4;       // waves per workgroup, 32 keys each (4: the only count supported)
   uint32_t lds_lookahead = 4;  // LDS operand reads in flight ahead of the MFMAs (2..8)
   // keys a wave: 32 (32x32 MFMAs, query tiles of 32), or 48 (attn_bwd_m16.hpp: 16x16 MFMAs, query
-  // tiles of 16, 192 keys a workgroup: a third fewer dQ atomics a key; dq = atomic, head_dim 128)
+  // tiles of 16, 192 keys a workgroup: a third fewer dQ atomics a key; head_dim 128, dq atomic or
+  // atomic16)
   uint32_t keys_per_wave = 32;
 
   constexpr uint32_t threads() const { return 64 * waves; }
@@ -118,7 +119,7 @@ constexpr const char* attn_bwd_config_error(const attn_bwd_config& c) {
   if (c.lds_lookahead < 2 || c.lds_lookahead > 8) return "attn_bwd: lds_lookahead must be 2 to 8";
   if (c.keys_per_wave != 32 && c.keys_per_wave != 48) return "attn_bwd: keys_per_wave must be 32 or 48";
   if (c.m16() && c.head_dim != 128) return "attn_bwd: keys_per_wave 48 needs head_dim 128";
-  if (c.m16() && c.dq != attn_bwd_dq::atomic) return "attn_bwd: keys_per_wave 48 needs dq = atomic";
+  if (c.m16() && c.dq == attn_bwd_dq::recompute) return "attn_bwd: keys_per_wave 48 needs dq = atomic or atomic16";
   if (c.top_left && !c.causal) return "attn_bwd: top_left aligns the causal mask: it needs causal = true";
   if (c.lds_bytes() > 65536) return "attn_bwd: the K^T, Q, dO, Q^T, dO^T and dS tiles exceed 64 KiB of LDS (fewer waves)";
   if (c.dq == attn_bwd_dq::atomic16 &&

@@ -37,6 +37,7 @@ constexpr void attn_bwd_kernel_m16(builder J, arg<float*> dq_acc_ptr, arg<uint16
   constexpr int DB = static_cast<int>(D / 16);    // 16-dim blocks (dV^T, dK^T rows)
   constexpr int DP = static_cast<int>(D / 32);    // 32-dim slices of S and dP (a b128 read: two MFMAs)
   constexpr int QB = DB / static_cast<int>(W);    // dQ dim blocks a wave
+  constexpr bool A16 = C.dq == attn_bwd_dq::atomic16;  // dq_acc_ptr is dQ (the dtype)
   constexpr int NK = static_cast<int>(BN / 16);   // dQ k-steps (16 keys each)
   constexpr int RS = C.lds_lookahead < DP ? static_cast<int>(C.lds_lookahead) : DP, RT = static_cast<int>(C.lds_lookahead);
   static_assert(D == 128 && W == 4 && QB >= 1);
@@ -257,8 +258,42 @@ constexpr void attn_bwd_kernel_m16(builder J, arg<float*> dq_acc_ptr, arg<uint16
   auto rowoff = J.sgpr<u32>(4);
   for (int r = 0; r < 4; ++r) rowoff[r] = (q_stride + q_stride) * static_cast<uint32_t>(r);
   auto dq_atomics = [&] {
-    for (int j = 0; j < QB; ++j)
+    for (int j = 0; j < (A16 ? 0 : QB); ++j)
       for (int r = 0; r < 4; ++r) Ab.atomic_add_f32(dq[j][r], at(aoff[j]) + at(rowoff[r]));
+  };
+  // atomic16 (attn_bwd_kernel's scheme): register pair p (rows 4g + 2p, + 1 of dim 16 blk + l16)
+  // is scaled, rounded to one dword and swapped with lane l16 ^ 1's (DPP quad_perm [1,0,3,2]); a
+  // byte permute keeps, on an even lane, row 4g + 2p of its dims l16, l16 + 1, on an odd one row
+  // 4g + 2p + 1 of dims l16 - 1, l16: one packed atomic a lane a pair (global: gfx942 has no
+  // buffer form), sent under the next tile's S MFMAs (the last tile's after the loop). Rows past
+  // seqlen_q hold dQ = 0: their offsets are clamped to the sequence's last row (adding 0).
+  auto qodd = J.vgpr<u32>(), lcol = J.vgpr<u32>(A16 ? QB : 1), lim = J.vgpr<u32>(A16 ? QB : 1), psel = J.vgpr<u32>();
+  auto lrow = J.vgpr<u32>();  // the lane's first row in a tile
+  auto dqbase = J.sgpr<u64>();
+  if constexpr (A16) {
+    dqbase = dq_acc_ptr + mul_wide(qse[0] * q_stride + head * (D * 2), 1u);
+    qodd = lane & 1u;
+    lrow = trow + qodd;
+    psel = select(qodd != 0u, 0x03020706u, 0x05040100u);
+    auto sq1 = J.sgpr<u32>();
+    sq1 = (sq - 1).as<u32>() * q_stride;
+    for (int j = 0; j < QB; ++j) {
+      lcol[j] = (bc[j] - qodd) << 1;
+      lim[j] = lcol[j] + sq1;
+      aoff[j] = lrow * q_stride + lcol[j];  // (set for the first tile below)
+    }
+  }
+  auto dq_flush = [&] {
+    for (int j = 0; j < QB; ++j)
+      for (int p = 0; p < 2; ++p) {
+        auto pk = J.vgpr<u32>(), nb = J.vgpr<u32>(), o = J.vgpr<u32>();
+        detail::attn_pack2<C.dtype>(J, pk, dq[j][2 * p] * scale, dq[j][2 * p + 1] * scale);
+        J.v_mov_b32(nb, pk, dpp::quad_perm(1, 0, 3, 2));
+        J.v_perm_b32(dq[j][p].template as<u32>(), nb, pk, psel);  // (registers 2p, 2p + 1 read: p <= 2p)
+        o = min(aoff[j] + (q_stride * static_cast<uint32_t>(2 * p)), lim[j]);
+        if constexpr (C.dtype == attn_dtype::f16) J.global_atomic_pk_add_f16(o, dq[j][p].template as<u32>(), dqbase);
+        else J.global_atomic_pk_add_bf16(o, dq[j][p].template as<u32>(), dqbase);
+      }
   };
   // dS's addresses: row 4g + r, column key KPW w + 16 kb + l16
   lds_addr ds_at[4];
@@ -343,12 +378,18 @@ constexpr void attn_bwd_kernel_m16(builder J, arg<float*> dq_acc_ptr, arg<uint16
       }
     };
     rows_reads(QS, q_addr, qa);
-    rows_prod(qa, kf, s, [&](int p, int i) {
-      if (i != 0) return;
-      if (p == 0) rows_reads(OS, o_addr, oa);
-      if (p == 1) read_t(OT, oT);
-      if (p == 2) read_t(QT, qT);
-    });
+    {
+      instr_stream fl;  // (atomic16: the previous tile's dQ, under S's MFMAs)
+      if constexpr (A16) fl = record(J, dq_flush);
+      rows_prod(qa, kf, s, [&](int p, int i) {
+        if constexpr (A16) emit_cycles(J, fl, 10);
+        if (i != 0) return;
+        if (p == 0) rows_reads(OS, o_addr, oa);
+        if (p == 1) read_t(OT, oT);
+        if (p == 2) read_t(QT, qT);
+      });
+      if constexpr (A16) emit_all(J, fl);
+    }
     {
       instr_stream sp = record(J, softmax_p);
       rows_prod(oa, vf, dp, [&](int, int) { emit_cycles(J, sp, 6); });
@@ -385,8 +426,12 @@ constexpr void attn_bwd_kernel_m16(builder J, arg<float*> dq_acc_ptr, arg<uint16
       emit_cycles(J, next_tile, 24);
     }
     emit_all(J, next_tile);
-    // dq_acc (unscaled; convert_dq scales): row m0 + 4g + r, dim 16 blk + l16
-    for (int j = 0; j < QB; ++j) aoff[j] = (m0.as<u32>() + trow) * (q_stride + q_stride) + (bc[j] << 2);
+    // dq_acc (unscaled; convert_dq scales): row m0 + 4g + r, dim 16 blk + l16 (atomic16: dQ, the
+    // lane's first row and dim)
+    for (int j = 0; j < QB; ++j) {
+      if constexpr (A16) aoff[j] = (lrow + m0.as<u32>()) * q_stride + lcol[j];
+      else aoff[j] = (m0.as<u32>() + trow) * (q_stride + q_stride) + (bc[j] << 2);
+    }
     mn = m0 + static_cast<int32_t>(2 * BM);
     prefetch(mn);
     dq_atomics();
@@ -400,11 +445,18 @@ constexpr void attn_bwd_kernel_m16(builder J, arg<float*> dq_acc_ptr, arg<uint16
   auto m1 = J.sgpr<i32>();
   m1 = m0 + static_cast<int32_t>(BM);
   prefetch(m1);
-  dq_atomics();  // (dropped: aoff is past dq_acc) both paths into the loop head end with the atomics
+  // (dropped: aoff is past dq_acc) both paths into the loop head end with the atomics; atomic16:
+  // the first tile's S sends dq's zeros to its rows
+  if constexpr (A16) {
+    for (int j = 0; j < QB; ++j) aoff[j] = (lrow + m0.as<u32>()) * q_stride + lcol[j];
+  } else {
+    dq_atomics();
+  }
   J.While([&] { return m0 < sq; }, [&] {
     iteration();
     m0 = m0 + static_cast<int32_t>(BM);
   });
+  if constexpr (A16) J.If(m_first < sq, dq_flush);  // (the last tile's dQ)
 
   // ---- dK = scale (dK^T)^T, dV = (dV^T)^T through LDS in the dtype: a lane's 4 consecutive dims
   // of one key (C rows) one b64 write; each wave reads back its own rows, D / 8 lanes a row, two

@@ -31,3 +31,5 @@ HIPASM_ATTN_BWD_KERNELS(bwd_d128_causal_f16_a16, A16_BWD(.head_dim = 128, .causa
 HIPASM_ATTN_BWD_MAIN_KERNELS(bwd_d128_k48, (hipasm::kernels::attn_bwd_config{.head_dim = 128, .causal = false, .keys_per_wave = 48}))
 HIPASM_ATTN_BWD_MAIN_KERNELS(bwd_d128_causal_k48, (hipasm::kernels::attn_bwd_config{.head_dim = 128, .causal = true, .keys_per_wave = 48}))
 HIPASM_ATTN_BWD_MAIN_KERNELS(bwd_d128_tl_f16_k48, (hipasm::kernels::attn_bwd_config{.head_dim = 128, .causal = true, .top_left = true, .dtype = hipasm::kernels::attn_dtype::f16, .keys_per_wave = 48}))
+HIPASM_ATTN_BWD_MAIN_KERNELS(bwd_d128_a16_k48, (hipasm::kernels::attn_bwd_config{.head_dim = 128, .causal = false, .dq = hipasm::kernels::attn_bwd_dq::atomic16, .keys_per_wave = 48}))
+HIPASM_ATTN_BWD_MAIN_KERNELS(bwd_d128_causal_f16_a16_k48, (hipasm::kernels::attn_bwd_config{.head_dim = 128, .causal = true, .dtype = hipasm::kernels::attn_dtype::f16, .dq = hipasm::kernels::attn_bwd_dq::atomic16, .keys_per_wave = 48}))
