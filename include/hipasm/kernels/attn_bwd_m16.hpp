@@ -199,7 +199,6 @@ constexpr void attn_bwd_kernel_m16(builder J, arg<float*> dq_acc_ptr, arg<uint16
   static_assert(T == 256 && 8 * (D / 8) == 128);
   // (written under qtile == 0 or != 0: the checker does not relate the branches)
   auto stg = J.vgpr<u32>(8).named("qo_stage").allow_undefined();
-  auto vtr = J.vgpr<u32>(8);
   auto urow = J.vgpr<u32>(), ucol = J.vgpr<u32>(), uoff = J.vgpr<u32>(), qtile = J.sgpr<u32>();
   qtile = wave >> 1u;
   {
@@ -211,7 +210,11 @@ constexpr void attn_bwd_kernel_m16(builder J, arg<float*> dq_acc_ptr, arg<uint16
     ucol = dc << 3;
     uoff = (jq << 1) * q_stride + (dc << 4);
   }
+  // this lane's LSE and D (queries m0 + 4g .. + 3), and the next tile's: loaded two tiles ahead
+  // (a load completes after the atomics issued before it: one tile ahead, it would wait for the
+  // previous tile's atomics), moved in after their last use
   auto lse = J.vgpr<f32>(4).named("lse"), dd = J.vgpr<f32>(4).named("delta");
+  auto lse_n = J.vgpr<f32>(4).named("lse_next"), dd_n = J.vgpr<f32>(4).named("delta_next");
   auto prefetch = [&](const gpr<i32>& m) {
     auto qoff = J.sgpr<u32>();
     qoff = m.as<u32>() * q_stride;
@@ -240,6 +243,7 @@ constexpr void attn_bwd_kernel_m16(builder J, arg<float*> dq_acc_ptr, arg<uint16
   auto store_tile = [&] {
     J.wait_for(stg);
     for (int r = 0; r < 2; ++r) QO.store(stg.slice(4 * r, 4), ua_rows[r]);
+    auto vtr = J.vgpr<u32>(8);
     transpose_per_lane(J, 2, 8, 2, stg, vtr);  // vtr[e]: dim 8 dc + e, queries 2 jq, 2 jq + 1
     for (int e = 0; e < 8; ++e) QOT.store(vtr[e], ua_cols[e]);
   };
@@ -386,20 +390,24 @@ constexpr void attn_bwd_kernel_m16(builder J, arg<float*> dq_acc_ptr, arg<uint16
         if (i != 0) return;
         if (p == 0) rows_reads(OS, o_addr, oa);
         if (p == 1) read_t(OT, oT);
-        if (p == 2) read_t(QT, qT);
       });
       if constexpr (A16) emit_all(J, fl);
     }
     {
       instr_stream sp = record(J, softmax_p);
-      rows_prod(oa, vf, dp, [&](int, int) { emit_cycles(J, sp, 6); });
+      rows_prod(oa, vf, dp, [&](int p, int i) {
+        if (p == 0 && i == 0) read_t(QT, qT);  // (into registers S's operands had)
+        emit_cycles(J, sp, 6);
+      });
       emit_all(J, sp);
     }
     J.If(jw > lim_w, mask_p);
     pack_p(0);
     auto mn = J.sgpr<i32>();
-    mn = m0 + static_cast<int32_t>(BM);
-    load_rows(Lb, lse, mn);
+    mn = m0 + static_cast<int32_t>(2 * BM);
+    J.wait_for(lse_n);
+    for (int r = 0; r < 4; ++r) J.v_mov_b32(lse[r], lse_n[r]);
+    load_rows(Lb, lse_n, mn);
     for (int kb = 0; kb < KB; ++kb) {
       instr_stream sd = record(J, [&] {
         if (kb + 1 < KB) pack_p(kb + 1);
@@ -408,7 +416,9 @@ constexpr void attn_bwd_kernel_m16(builder J, arg<float*> dq_acc_ptr, arg<uint16
       tprod(oT, dv, pb[kb], kb, [&](int) { emit_cycles(J, sd, 16); });
       emit_all(J, sd);
     }
-    load_rows(Db, dd, mn);
+    J.wait_for(dd_n);
+    for (int r = 0; r < 4; ++r) J.v_mov_b32(dd[r], dd_n[r]);
+    load_rows(Db, dd_n, mn);
     for (int kb = 0; kb < KB; ++kb) tprod(qT, dk, dsb[kb], kb, [&](int db) { if (db < 4) store_ds(kb, db); });
     J.s_waitcnt(lgkmcnt(0));
     J.s_barrier();  // (dS complete; every wave's reads of this tile's Q, dO, Q^T, dO^T done)
@@ -438,12 +448,14 @@ constexpr void attn_bwd_kernel_m16(builder J, arg<float*> dq_acc_ptr, arg<uint16
   };
 
   m0 = m_first;
-  load_rows(Lb, lse, m0);
-  load_rows(Db, dd, m0);
-  prefetch(m0);
-  store_tile();
   auto m1 = J.sgpr<i32>();
   m1 = m0 + static_cast<int32_t>(BM);
+  load_rows(Lb, lse, m0);
+  load_rows(Db, dd, m0);
+  load_rows(Lb, lse_n, m1);
+  load_rows(Db, dd_n, m1);
+  prefetch(m0);
+  store_tile();
   prefetch(m1);
   // (dropped: aoff is past dq_acc) both paths into the loop head end with the atomics; atomic16:
   // the first tile's S sends dq's zeros to its rows
