@@ -45,6 +45,15 @@ constexpr void attn_bwd_kernel_m16(builder J, arg<float*> dq_acc_ptr, arg<uint16
   static_assert(AT.a_row().mask == 15 && AT.b_col().mask == 15 && AT.c_col().mask == 15 && AT.a_k().shift == 4 &&
                 AT.c_row().shift == 4);
   auto mma = [&](const auto& d, const auto& a, const auto& b, const auto& c) { mfma_run(J, AT, d, a, b, c); };
+  // gfx950's double-K atom (v_mfma_f32_16x16x32_bf16 / _f16, twice the rate; nullptr on a target
+  // without it): S, dP and dQ take 8 consecutive k a lane group (one b128 read of Q / dO, two b64
+  // reads of dS and K^T); dV^T and dK^T contract over the 16 queries (16x16x16)
+  constexpr const mfma_atom* A32 = find_mfma_atom(C.dtype == attn_dtype::f16 ? "v_mfma_f32_16x16x32_f16" : "v_mfma_f32_16x16x32_bf16");
+  constexpr bool dk2 = A32 != nullptr;
+  constexpr int NKS = dk2 ? NK / 2 : NK, KR = dk2 ? 4 : 2;  // dQ's k-steps, and registers an operand
+  auto mma2 = [&](const auto& d, const auto& a, const auto& b, const auto& c) {
+    if constexpr (dk2) mfma_run(J, *A32, d, a, b, c);
+  };
   auto pipelined = [&](int n, int ring, auto read, auto use) { detail::attn_bwd_pipelined(n, ring, read, use); };
 
   // workgroup -> key tile (slowest), (head, sequence) rotated by it under causal: attn_bwd_kernel's
@@ -157,12 +166,22 @@ constexpr void attn_bwd_kernel_m16(builder J, arg<float*> dq_acc_ptr, arg<uint16
   J.s_barrier();
   // dQ's B operands: wave w's dim blocks QB w + j, K^T rows 16 (QB w + j) + l16, keys 16 ks + 4g
   // .. + 3 (once, into AGPRs; K^T's LDS then holds dS: the first iteration's barrier comes first)
-  auto ktf = J.agpr<u32>(QB * NK, 2).named("kt_frag");
+  // (double-K: keys 32 ks + 8g .. + 7, two b64 reads)
+  auto ktf = J.agpr<u32>(QB * NKS, KR).named("kt_frag");
   auto kc = J.vgpr<u32>(), bc = J.vgpr<u32>(QB);
-  kc = grp << 2;
+  kc = grp << (dk2 ? 3 : 2);
+  // row r, k-step ks of a dQ operand (K^T rows: dims, dS rows: queries) from view V
+  auto dq_operand = [&](const lds_view& V, auto dst, auto row, int ks) {
+    if constexpr (dk2) {
+      V.load(dst.slice(0, 2), at(row), multiple_of(kc, 8) + 32 * ks);
+      V.load(dst.slice(2, 2), at(row), multiple_of(kc, 8) + 32 * ks + 4);
+    } else {
+      V.load(dst, at(row), multiple_of(kc, 4) + 16 * ks);
+    }
+  };
   for (int j = 0; j < QB; ++j) {
     bc[j] = l16 + (wave * static_cast<uint32_t>(QB) + static_cast<uint32_t>(j)) * 16u;
-    for (int ks = 0; ks < NK; ++ks) KT.load(ktf[j * NK + ks], at(bc[j]), multiple_of(kc, 4) + 16 * ks);
+    for (int ks = 0; ks < NKS; ++ks) dq_operand(KT, ktf[j * NKS + ks], bc[j], ks);
   }
 
   // LDS read addresses: Q / dO rows l16, dims 8g (+ 32p)
@@ -318,6 +337,13 @@ constexpr void attn_bwd_kernel_m16(builder J, arg<float*> dq_acc_ptr, arg<uint16
     auto rows_prod = [&](auto ring, auto frags, auto acc, auto after) {
       for (int p = 0; p < DP; ++p) {
         J.wait_for(ring[p]);
+        if constexpr (dk2) {
+          for (int kb = 0; kb < KB; ++kb) {
+            mma2(acc[kb], ring[p], frags[kb * DP + p], p == 0 ? operand_arg(0) : operand_arg(acc[kb]));
+            after(p, kb);
+          }
+          continue;
+        }
         for (int e = 0; e < 2; ++e)
           for (int kb = 0; kb < KB; ++kb) {
             if (p == 0 && e == 0) mma(acc[kb], ring[0].slice(0, 2), frags[kb * DP].slice(0, 2), 0);
@@ -386,7 +412,7 @@ constexpr void attn_bwd_kernel_m16(builder J, arg<float*> dq_acc_ptr, arg<uint16
       instr_stream fl;  // (atomic16: the previous tile's dQ, under S's MFMAs)
       if constexpr (A16) fl = record(J, dq_flush);
       rows_prod(qa, kf, s, [&](int p, int i) {
-        if constexpr (A16) emit_cycles(J, fl, 10);
+        if constexpr (A16) emit_cycles(J, fl, dk2 ? 20 : 10);
         if (i != 0) return;
         if (p == 0) rows_reads(OS, o_addr, oa);
         if (p == 1) read_t(OT, oT);
@@ -397,7 +423,7 @@ constexpr void attn_bwd_kernel_m16(builder J, arg<float*> dq_acc_ptr, arg<uint16
       instr_stream sp = record(J, softmax_p);
       rows_prod(oa, vf, dp, [&](int p, int i) {
         if (p == 0 && i == 0) read_t(QT, qT);  // (into registers S's operands had)
-        emit_cycles(J, sp, 6);
+        emit_cycles(J, sp, dk2 ? 12 : 6);
       });
       emit_all(J, sp);
     }
@@ -424,16 +450,17 @@ constexpr void attn_bwd_kernel_m16(builder J, arg<float*> dq_acc_ptr, arg<uint16
     J.s_barrier();  // (dS complete; every wave's reads of this tile's Q, dO, Q^T, dO^T done)
     // dQ (+)= dS K over the workgroup's keys, with the next tile's stores
     // (every dS read issued first: the next tile's stores queue behind them)
-    auto ta = J.vgpr<u32>(NK, 2);
+    auto ta = J.vgpr<u32>(NKS, KR);
     instr_stream next_tile = record(J, store_tile);
-    for (int ks = 0; ks < NK; ++ks) SS.load(ta[ks], at(l16), multiple_of(kc, 4) + 16 * ks);
-    for (int ks = 0; ks < NK; ++ks) {
+    for (int ks = 0; ks < NKS; ++ks) dq_operand(SS, ta[ks], l16, ks);
+    for (int ks = 0; ks < NKS; ++ks) {
       J.wait_for(ta[ks]);
       for (int j = 0; j < QB; ++j) {
-        if (ks == 0) mma(dq[j], ta[0], ktf[j * NK], 0);
+        if constexpr (dk2) mma2(dq[j], ta[ks], ktf[j * NKS + ks], ks == 0 ? operand_arg(0) : operand_arg(dq[j]));
+        else if (ks == 0) mma(dq[j], ta[0], ktf[j * NK], 0);
         else mma(dq[j], ta[ks], ktf[j * NK + ks], dq[j]);
       }
-      emit_cycles(J, next_tile, 24);
+      emit_cycles(J, next_tile, dk2 ? 48 : 24);
     }
     emit_all(J, next_tile);
     // dq_acc (unscaled; convert_dq scales): row m0 + 4g + r, dim 16 blk + l16 (atomic16: dQ, the
