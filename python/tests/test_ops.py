@@ -850,9 +850,10 @@ def test_fused_moe_quant_torch(gpu):
     torch = pytest.importorskip("torch")
     hipasm.device("sim", gpu=gpu)
     ocp = gpu == "mi355x"
-    x = bf16_bits(rng.standard_normal((3, 128)))
-    w1q, w2q = (fp8_bits(rng.standard_normal(s) * 8, ocp) for s in ((2, 256, 128), (2, 128, 128)))
-    w1s, w2s = np.full((2, 2, 1), 0.01, np.float32), np.full((2, 1, 1), 0.02, np.float32)
+    # (dim 256: test_fused_moe_quant_numpy's x quantization kernel, already built)
+    x = bf16_bits(rng.standard_normal((3, 256)))
+    w1q, w2q = (fp8_bits(rng.standard_normal(s) * 8, ocp) for s in ((2, 256, 256), (2, 256, 128)))
+    w1s, w2s = np.full((2, 2, 2), 0.01, np.float32), np.full((2, 2, 1), 0.02, np.float32)
     ids, weights = np.array([[0], [1], [0]], np.int32), np.array([[0.5], [1.0], [2.0]], np.float32)
     ref = hipasm.ops.fused_moe(x, w1q, w2q, weights, ids, quant="fp8_block", w1_scale=w1s, w2_scale=w2s)
     t = torch.from_numpy
@@ -1123,7 +1124,8 @@ def test_mla_decode_fp8q_torch():
     """torch fp8 Q (uint8 bits, and torch.float8_e4m3fn where this torch has it): the numpy call's result."""
     torch = pytest.importorskip("torch")
     hipasm.device("sim", gpu="mi355x")
-    q8, kv8, qo, kvp, idx, last = mla_fp8q_problem(16, 16, 1, (20, 40))
+    # (page 1: test_mla_decode_fp8q_numpy's one-wave kernel, already built)
+    q8, kv8, qo, kvp, idx, last = mla_fp8q_problem(16, 1, 1, (20, 40))
     ref_o, ref_lse = hipasm.ops.mla_decode(q8, kv8, qo, kvp, idx, last, kv_scale=0.125, q_scale=2.0 ** -6)
     t = torch.from_numpy
     fp8_type = getattr(torch, "float8_e4m3fn", None)

@@ -296,8 +296,9 @@ def _attention_reference(q, k, v, causal, scale):
     return (torch.softmax(s, -1) @ vt).transpose(1, 2)
 
 
+# (the head dims and masks of test_ops.py's flash_attn_bwd tests: their kernels, already built)
 @pytest.mark.parametrize("causal,sq,sk,h,hk,d", [(False, 64, 64, 4, 2, 64), (True, 64, 64, 4, 4, 128),
-                                                  (True, 48, 80, 4, 1, 64), (False, 40, 72, 2, 2, 128)])
+                                                  (True, 48, 80, 4, 1, 64), (False, 40, 72, 2, 2, 64)])
 def test_flash_attn_autograd(sim, causal, sq, sk, h, hk, d):
     q, k, v = bf16((1, sq, h, d), seed=21), bf16((1, sk, hk, d), seed=22), bf16((1, sk, hk, d), seed=23)
     do = bf16((1, sq, h, d), seed=24)

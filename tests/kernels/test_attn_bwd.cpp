@@ -84,10 +84,17 @@ void run(const attn_bwd_kernel_ref& k, const problem& pr, const attn_bwd_kernel_
   for (auto& x : dout) x = enc(u1(rng), dt);
   const double scale = 1.0 / std::sqrt(double(D));
   const float scale_f = static_cast<float>(scale);
-  auto Q = [&](size_t t, uint32_t h, uint32_t e) { return dec(q[(t * hq + h) * D + e], dt); };
-  auto dO = [&](size_t t, uint32_t h, uint32_t e) { return dec(dout[(t * hq + h) * D + e], dt); };
-  auto K = [&](size_t t, uint32_t h, uint32_t e) { return dec(kk[(t * hkv + h) * D + e], dt); };
-  auto V = [&](size_t t, uint32_t h, uint32_t e) { return dec(v[(t * hkv + h) * D + e], dt); };
+  // (the inputs decoded once: the reference reads each element many times)
+  auto decoded = [&](const std::vector<uint16_t>& x) {
+    std::vector<double> r(x.size());
+    for (size_t i = 0; i < x.size(); ++i) r[i] = dec(x[i], dt);
+    return r;
+  };
+  const std::vector<double> qd = decoded(q), dod = decoded(dout), kd = decoded(kk), vd = decoded(v);
+  auto Q = [&](size_t t, uint32_t h, uint32_t e) { return qd[(t * hq + h) * D + e]; };
+  auto dO = [&](size_t t, uint32_t h, uint32_t e) { return dod[(t * hq + h) * D + e]; };
+  auto K = [&](size_t t, uint32_t h, uint32_t e) { return kd[(t * hkv + h) * D + e]; };
+  auto V = [&](size_t t, uint32_t h, uint32_t e) { return vd[(t * hkv + h) * D + e]; };
 
   // ---- reference: forward, then backward, per (sequence, query head) ----
   std::vector<uint16_t> o(tq * hq * D + 1, 0);

@@ -55,7 +55,17 @@ struct mx_matrix {  // rows x K fp4 (two a byte, even k low) and rows x K/32 sca
     const unsigned b = q[size_t(r) * (K / 2) + k / 2];
     return k % 2 ? b >> 4 : b & 15u;
   }
-  double value(uint32_t r, uint32_t k) const { return e2m1(code(r, k)) * e8m0(s[size_t(r) * (K / 32) + k / 32]); }
+  double value(uint32_t r, uint32_t k) const {
+    // (tables of e2m1 and e8m0: the reference decodes every element for every product)
+    static const struct tables {
+      double fp4[16], scale[256];
+      tables() {
+        for (unsigned c = 0; c < 16; ++c) fp4[c] = e2m1(c);
+        for (unsigned e = 0; e < 256; ++e) scale[e] = e8m0(uint8_t(e));
+      }
+    } t;
+    return t.fp4[code(r, k)] * t.scale[s[size_t(r) * (K / 32) + k / 32]];
+  }
 };
 
 // random codes, a block in 8 all zero (+0 or -0 codes); scale bytes by `scale(row, block)`

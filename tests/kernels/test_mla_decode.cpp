@@ -177,9 +177,10 @@ void run(const hk::mla_decode_kernel_ref& k, const problem& pr) {
         std::fill(perr.begin(), perr.end(), 0.0);
         for (int j = 0; j < visible; ++j) {
           const double* vr = &kvv[row_of(j) * DK];
+          const double p_err = std::ldexp(sc[j], -4) + std::ldexp(1.0, -10);  // (P in e4m3)
           for (uint32_t e = 0; e < DV; ++e) {
             ref[e] += sc[j] * vr[e];
-            perr[e] += (std::ldexp(sc[j], -4) + std::ldexp(1.0, -10)) * std::fabs(vr[e]);  // (P in e4m3)
+            perr[e] += p_err * std::fabs(vr[e]);
             vmax = std::max(vmax, std::fabs(vr[e]));
           }
         }

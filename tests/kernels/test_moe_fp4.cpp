@@ -49,6 +49,19 @@ mods& M() {
 
 double e2m1(unsigned code) { return ht::decode(ht::e2m1, code & 15u); }
 double e8m0(uint8_t e) { return std::ldexp(1.0, int(e) - 127); }
+// the same values from tables (the reference's inner loops read every weight of every routed
+// expert for every token: decoding each time was most of the test's time)
+struct mx_tables {
+  double fp4[16], scale[256];
+  mx_tables() {
+    for (unsigned c = 0; c < 16; ++c) fp4[c] = e2m1(c);
+    for (unsigned e = 0; e < 256; ++e) scale[e] = e8m0(uint8_t(e));
+  }
+};
+const mx_tables& mx_table() {
+  static const mx_tables t;
+  return t;
+}
 
 // aiter's scale rule of a block's amax (test_mxfp4_quant.cpp's aiter_even_code)
 uint8_t aiter_code(double amax) {
@@ -67,7 +80,8 @@ struct mx_rows {  // rows x K fp4 (two a byte, even k low) and rows x K/32 scale
   std::vector<uint8_t> q, s;
   double value(uint32_t r, uint32_t k) const {
     const unsigned b = q[size_t(r) * (K / 2) + k / 2];
-    return e2m1(k % 2 ? b >> 4 : b & 15u) * e8m0(s[size_t(r) * (K / 32) + k / 32]);
+    const mx_tables& t = mx_table();
+    return t.fp4[k % 2 ? b >> 4 : b & 15u] * t.scale[s[size_t(r) * (K / 32) + k / 32]];
   }
 };
 mx_rows random_weights(std::mt19937& g, uint32_t rows, uint32_t K) {
