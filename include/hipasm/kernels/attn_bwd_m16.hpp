@@ -39,7 +39,6 @@ constexpr void attn_bwd_kernel_m16(builder J, arg<float*> dq_acc_ptr, arg<uint16
   constexpr int QB = DB / static_cast<int>(W);    // dQ dim blocks a wave
   constexpr bool A16 = C.dq == attn_bwd_dq::atomic16;  // dq_acc_ptr is dQ (the dtype)
   constexpr int NK = static_cast<int>(BN / 16);   // dQ k-steps (16 keys each)
-  constexpr int RS = C.lds_lookahead < DP ? static_cast<int>(C.lds_lookahead) : DP, RT = static_cast<int>(C.lds_lookahead);
   static_assert(D == 128 && W == 4 && QB >= 1);
   constexpr const mfma_atom& AT = mfma_atom_of(C.dtype == attn_dtype::f16 ? "v_mfma_f32_16x16x16_f16" : "v_mfma_f32_16x16x16_bf16");
   static_assert(AT.a_row().mask == 15 && AT.b_col().mask == 15 && AT.c_col().mask == 15 && AT.a_k().shift == 4 &&
@@ -54,7 +53,9 @@ constexpr void attn_bwd_kernel_m16(builder J, arg<float*> dq_acc_ptr, arg<uint16
   auto mma2 = [&](const auto& d, const auto& a, const auto& b, const auto& c) {
     if constexpr (dk2) mfma_run(J, *A32, d, a, b, c);
   };
-  auto pipelined = [&](int n, int ring, auto read, auto use) { detail::attn_bwd_pipelined(n, ring, read, use); };
+  // P and dS (MFMA operands) rounded half away from zero where the target has no single-instruction
+  // nearest-even conversion (gfx942: 3 VALU a pair, not 5)
+  constexpr bf16_round PR = isa::find_instr("v_cvt_pk_bf16_f32") >= 0 ? bf16_round::nearest_even_finite : bf16_round::half_away;
 
   // workgroup -> key tile (slowest), (head, sequence) rotated by it under causal: attn_bwd_kernel's
   auto kt = J.sgpr<u32>(), head = J.sgpr<u32>(), bidx = J.sgpr<u32>();
@@ -383,7 +384,8 @@ constexpr void attn_bwd_kernel_m16(builder J, arg<float*> dq_acc_ptr, arg<uint16
     auto softmax_ds = [&](int kb) {  // dS = P (dP - D) of key block kb, rounded to the dtype, to LDS
       if (kb == 0) J.wait_for(dd);
       for (int r = 0; r < 4; ++r) dp[kb][r] = s[kb][r] * (dp[kb][r] - dd[r]);
-      for (int r = 0; r < 4; r += 2) detail::attn_pack2<C.dtype>(J, dsb[kb][r / 2], dp[kb][r], dp[kb][r + 1]);
+      for (int r = 0; r < 4; r += 2)
+        detail::attn_pack2<C.dtype>(J, dsb[kb][r / 2], dp[kb][r], dp[kb][r + 1], PR);
     };
     // dS of key block kb to LDS (K^T's place: every wave's dQ reads of the previous tile are done,
     // before this iteration's first barrier): row 4g + r, column key KPW w + 16 kb + l16
@@ -391,7 +393,8 @@ constexpr void attn_bwd_kernel_m16(builder J, arg<float*> dq_acc_ptr, arg<uint16
       SS.store(dsb[kb][r / 2], ds_at[r], 0, 16 * kb, {.width = r % 2 ? narrow::u16_d16_hi : narrow::u16});
     };
     auto pack_p = [&](int kb) {
-      for (int r = 0; r < 4; r += 2) detail::attn_pack2<C.dtype>(J, pb[kb][r / 2], s[kb][r], s[kb][r + 1]);
+      for (int r = 0; r < 4; r += 2)
+        detail::attn_pack2<C.dtype>(J, pb[kb][r / 2], s[kb][r], s[kb][r + 1], PR);
     };
     // dV^T, dK^T: A = dO^T / Q^T rows 16 db + l16, queries 4g .. + 3 (b64 reads), every block's
     // in registers (read under S's MFMAs), so the products go key block by key block: P of block
@@ -497,52 +500,60 @@ constexpr void attn_bwd_kernel_m16(builder J, arg<float*> dq_acc_ptr, arg<uint16
   });
   if constexpr (A16) J.If(m_first < sq, dq_flush);  // (the last tile's dQ)
 
-  // ---- dK = scale (dK^T)^T, dV = (dV^T)^T through LDS in the dtype: a lane's 4 consecutive dims
-  // of one key (C rows) one b64 write; each wave reads back its own rows, D / 8 lanes a row, two
-  // b64 reads a lane, and stores whole rows 16 bytes a lane ----
+  // ---- dK = scale (dK^T)^T, dV = (dV^T)^T through LDS as f32, half the dims at a time (48 KiB):
+  // a lane's 4 consecutive dims of one key (C rows) one b128 write from the accumulators; each
+  // wave reads back its own rows in a loop, 8 lanes a row, converts and stores 16 bytes a lane
+  // (no unrolled conversion of every accumulator: the kernel's compile time) ----
   J.s_waitcnt(lgkmcnt(0));
   J.s_barrier();
-  constexpr lds_layout LO = b64_layout(BN, D);
+  constexpr uint32_t DH = D / 2;  // dims a half
+  constexpr lds_layout LO{.rows = BN, .cols = DH, .elem_bytes = 4, .swz_chunk = 16, .swz_groups = 8};
   static_assert(LO.bytes() <= C.lds_bytes());
   const lds_view OUT(lds_ref{KT.base, LO.bytes()}, LO);
-  constexpr uint32_t LPR = D / 8, RPR = 64 / LPR;  // lanes a row, rows a pass
-  constexpr int NP = static_cast<int>(KPW / RPR);
+  constexpr uint32_t LPR = DH / 8, RPR = 64 / LPR;  // lanes a row (8 elements each), rows a pass
+  constexpr int NP = 2;                              // passes a loop trip (their reads issued together)
+  static_assert(KPW % (RPR * NP) == 0);
   auto orow = J.vgpr<u32>(), ocol = J.vgpr<u32>(), ooff = J.vgpr<u32>(), ostep = J.sgpr<u32>();
   ocol = (lane & (LPR - 1)) << 3;
   ostep = q_stride * RPR;
-  auto x = J.vgpr<f32>(4);
-  auto y = J.vgpr<u32>(2);
-  auto rd = J.vgpr<u32>(4, 4);
+  auto scale2v = J.vgpr<f32>(2).aligned(2);  // the scale twice: a packed multiply's operand
+  scale2v[0] = scale + 0.0f;
+  scale2v[1] = scale + 0.0f;
+  auto x = J.vgpr<f32>(NP, 8).aligned(2);
+  auto y = J.vgpr<u32>(NP, 4);
   auto dcol = J.vgpr<u32>();
   dcol = grp << 2;
-  for (int t = 0; t < 2; ++t) {
-    const auto& acc = t == 0 ? dk : dv;
-    for (int db = 0; db < DB; ++db)
-      for (int kb = 0; kb < KB; ++kb) {
-        for (int c = 0; c < 4; ++c) {
-          J.v_accvgpr_read_b32(x[c], acc[db * KB + kb][c]);
-          if (t == 0) x[c] = x[c] * scale;
+  for (int t = 0; t < 2; ++t)
+    for (int h = 0; h < 2; ++h) {
+      const auto& acc = t == 0 ? dk : dv;
+      for (int db = 0; db < DB / 2; ++db)
+        for (int kb = 0; kb < KB; ++kb)
+          OUT.store(acc[(DB / 2 * h + db) * KB + kb], at(kbase) + 16 * kb, multiple_of(dcol, 4) + 16 * db);
+      J.s_waitcnt(lgkmcnt(0));
+      orow = wave * KPW + (lane >> static_cast<uint32_t>(hipasm::detail::log2u(LPR)));
+      ooff = (orow + n0.as<u32>()) * q_stride + (ocol << 1) + static_cast<uint32_t>(2 * DH * h);
+      auto i = J.sgpr<u32>();
+      i = 0u;
+      J.While([&] { return i < KPW / RPR / NP; }, [&] {
+        const lds_addr rd = OUT.addr(at(orow), multiple_of(ocol, 8));
+        for (int p = 0; p < NP; ++p) {
+          OUT.load(x[p].slice(0, 4), rd, static_cast<int>(RPR) * p, 0);
+          OUT.load(x[p].slice(4, 4), rd, static_cast<int>(RPR) * p, 4);
         }
-        for (int c = 0; c < 2; ++c) detail::attn_pack2<C.dtype>(J, y[c], x[2 * c], x[2 * c + 1]);
-        OUT.store(y, at(kbase) + 16 * kb, multiple_of(dcol, 4) + 16 * db);
-      }
-    J.s_waitcnt(lgkmcnt(0));
-    orow = wave * KPW + (lane >> static_cast<uint32_t>(hipasm::detail::log2u(LPR)));
-    ooff = (orow + n0.as<u32>()) * q_stride + (ocol << 1);
-    for (int p0 = 0; p0 < NP; p0 += 4) {
-      const int np = NP - p0 < 4 ? NP - p0 : 4;
-      for (int p = 0; p < np; ++p) {
-        OUT.load(rd[p].slice(0, 2), at(orow) + static_cast<int>(RPR) * (p0 + p), multiple_of(ocol, 8));
-        OUT.load(rd[p].slice(2, 2), at(orow) + static_cast<int>(RPR) * (p0 + p), multiple_of(ocol, 8) + 4);
-      }
-      for (int p = 0; p < np; ++p) {
-        J.wait_for(rd[p]);
-        (t == 0 ? dKb : dVb).store(rd[p], at(ooff));
-        ooff = ooff + ostep;
-      }
+        for (int p = 0; p < NP; ++p) {
+          J.wait_for(x[p]);
+          for (int c = 0; c < 4; ++c) {
+            if (t == 0) J.v_pk_mul_f32(x[p].slice(2 * c, 2), x[p].slice(2 * c, 2), scale2v);
+            detail::attn_pack2<C.dtype>(J, y[p][c], x[p][2 * c], x[p][2 * c + 1]);
+          }
+          (t == 0 ? dKb : dVb).store(y[p], at(ooff));
+          ooff = ooff + ostep;
+        }
+        orow = orow + RPR * NP;
+        i = i + 1u;
+      });
+      J.s_waitcnt(lgkmcnt(0));  // (the next half's writes after every read of this one)
     }
-    J.s_waitcnt(lgkmcnt(0));
-  }
   };  // body
 
   J.If(n0 < sk, body);
