@@ -116,75 +116,8 @@ constexpr void attn_bwd_kernel_m16(builder J, arg<float*> dq_acc_ptr, arg<uint16
   const lds_view QT(lds_ref{tr.offset, LT.bytes()}, LT), OT(lds_ref{tr.offset + LT.bytes(), LT.bytes()}, LT),
       QOT(tr, LT2);
 
-  // K and V rows of the wave's keys (B of S and dP): block kb, slice p: key 16 kb + l16 of the
-  // wave's, dims 32p + 8g .. + 7 (16-byte loads: a load's 16 keys x 64 bytes)
-  auto kf = J.vgpr<u32>(KB * DP, 4).named("k_rows"), vf = J.vgpr<u32>(KB * DP, 4).named("v_rows");
   auto kbase = J.vgpr<u32>();  // the lane's key in block 0 (of the workgroup's)
   kbase = wave * KPW + l16;
-  {
-    auto rkb = J.sgpr<u32>(KB);
-    for (int kb = 0; kb < KB; ++kb) rkb[kb] = kv_stride * static_cast<uint32_t>(16 * kb);
-    auto off = J.vgpr<u32>();
-    off = (kbase + n0.as<u32>()) * kv_stride + (grp << 4);
-    for (int kb = 0; kb < KB; ++kb)
-      for (int p = 0; p < DP; ++p) {
-        Kb.load(kf[kb * DP + p], at(off) + at(rkb[kb]) + 64 * p);
-        Vb.load(vf[kb * DP + p], at(off) + at(rkb[kb]) + 64 * p);
-      }
-  }
-  // K^T (dims x keys) for dQ's B operands, in units of 4 keys x 8 dims (four 16-byte loads, a 4x8
-  // transpose per lane, eight b64 writes); unit bits: key quad low 3, dim chunk, key quad high
-  {
-    constexpr uint32_t KU = BN * D / 32, KS = KU / T;
-    static_assert(KU % T == 0);
-    auto kst = J.vgpr<u32>(KS, 16), ktr = J.vgpr<u32>(16), dc = J.vgpr<u32>(KS), kq = J.vgpr<u32>(KS);
-    auto rk = J.sgpr<u32>(4);
-    for (int r = 0; r < 4; ++r) rk[r] = kv_stride * static_cast<uint32_t>(r);
-    for (uint32_t st = 0; st < KS; ++st) {
-      auto u = J.vgpr<u32>(), koff = J.vgpr<u32>();
-      u = tid + st * T;
-      dc[st] = ((u >> 3) & (D / 8 - 1)) << 3;
-      kq[st] = ((u & 7u) | ((u >> (3 + hipasm::detail::log2u(D / 8))) << 3)) << 2;
-      koff = (kq[st] + n0.as<u32>()) * kv_stride + (dc[st] << 1);
-      for (int r = 0; r < 4; ++r) Kb.load(kst[st].slice(4 * r, 4), at(koff) + at(rk[r]));
-    }
-    for (uint32_t st = 0; st < KS; ++st) {
-      J.wait_for(kst[st]);
-      transpose_per_lane(J, 4, 8, 2, kst[st], ktr);  // row e of ktr: dim dc + e, keys kq .. kq + 3
-      for (int e = 0; e < 8; ++e) KT.store(ktr.slice(2 * e, 2), at(dc[st]) + e, multiple_of(kq[st], 4));
-    }
-  }
-  auto dv = J.agpr<f32>(DB * KB, 4).named("dv_t"), dk = J.agpr<f32>(DB * KB, 4).named("dk_t");
-  {
-    auto z = J.vgpr<u32>(2);
-    z.fill(0u);
-    for (int i = 0; i < DB * KB; ++i) {
-      mma(dv[i], z, z, 0);
-      mma(dk[i], z, z, 0);
-    }
-  }
-  J.s_waitcnt(lgkmcnt(0));
-  J.s_barrier();
-  // dQ's B operands: wave w's dim blocks QB w + j, K^T rows 16 (QB w + j) + l16, keys 16 ks + 4g
-  // .. + 3 (once, into AGPRs; K^T's LDS then holds dS: the first iteration's barrier comes first)
-  // (double-K: keys 32 ks + 8g .. + 7, two b64 reads)
-  auto ktf = J.agpr<u32>(QB * NKS, KR).named("kt_frag");
-  auto kc = J.vgpr<u32>(), bc = J.vgpr<u32>(QB);
-  kc = grp << (dk2 ? 3 : 2);
-  // row r, k-step ks of a dQ operand (K^T rows: dims, dS rows: queries) from view V
-  auto dq_operand = [&](const lds_view& V, auto dst, auto row, int ks) {
-    if constexpr (dk2) {
-      V.load(dst.slice(0, 2), at(row), multiple_of(kc, 8) + 32 * ks);
-      V.load(dst.slice(2, 2), at(row), multiple_of(kc, 8) + 32 * ks + 4);
-    } else {
-      V.load(dst, at(row), multiple_of(kc, 4) + 16 * ks);
-    }
-  };
-  for (int j = 0; j < QB; ++j) {
-    bc[j] = l16 + (wave * static_cast<uint32_t>(QB) + static_cast<uint32_t>(j)) * 16u;
-    for (int ks = 0; ks < NKS; ++ks) dq_operand(KT, ktf[j * NKS + ks], bc[j], ks);
-  }
-
   // LDS read addresses: Q / dO rows l16, dims 8g (+ 32p)
   auto c8 = J.vgpr<u32>();
   c8 = grp << 3;
@@ -267,6 +200,83 @@ constexpr void attn_bwd_kernel_m16(builder J, arg<float*> dq_acc_ptr, arg<uint16
     transpose_per_lane(J, 2, 8, 2, stg, vtr);  // vtr[e]: dim 8 dc + e, queries 2 jq, 2 jq + 1
     for (int e = 0; e < 8; ++e) QOT.store(vtr[e], ua_cols[e]);
   };
+  // the first tiles' LSE, D, Q and dO loaded first: their latency runs under the K, V and K^T loads
+  m0 = m_first;
+  auto m1 = J.sgpr<i32>();
+  m1 = m0 + static_cast<int32_t>(BM);
+  load_rows(Lb, lse, m0);
+  load_rows(Db, dd, m0);
+  load_rows(Lb, lse_n, m1);
+  load_rows(Db, dd_n, m1);
+  prefetch(m0);
+
+  // K and V rows of the wave's keys (B of S and dP): block kb, slice p: key 16 kb + l16 of the
+  // wave's, dims 32p + 8g .. + 7 (16-byte loads: a load's 16 keys x 64 bytes)
+  auto kf = J.vgpr<u32>(KB * DP, 4).named("k_rows"), vf = J.vgpr<u32>(KB * DP, 4).named("v_rows");
+  {
+    auto rkb = J.sgpr<u32>(KB);
+    for (int kb = 0; kb < KB; ++kb) rkb[kb] = kv_stride * static_cast<uint32_t>(16 * kb);
+    auto off = J.vgpr<u32>();
+    off = (kbase + n0.as<u32>()) * kv_stride + (grp << 4);
+    for (int kb = 0; kb < KB; ++kb)
+      for (int p = 0; p < DP; ++p) {
+        Kb.load(kf[kb * DP + p], at(off) + at(rkb[kb]) + 64 * p);
+        Vb.load(vf[kb * DP + p], at(off) + at(rkb[kb]) + 64 * p);
+      }
+  }
+  // K^T (dims x keys) for dQ's B operands, in units of 4 keys x 8 dims (four 16-byte loads, a 4x8
+  // transpose per lane, eight b64 writes); unit bits: key quad low 3, dim chunk, key quad high
+  {
+    constexpr uint32_t KU = BN * D / 32, KS = KU / T;
+    static_assert(KU % T == 0);
+    auto kst = J.vgpr<u32>(KS, 16), ktr = J.vgpr<u32>(16), dc = J.vgpr<u32>(KS), kq = J.vgpr<u32>(KS);
+    auto rk = J.sgpr<u32>(4);
+    for (int r = 0; r < 4; ++r) rk[r] = kv_stride * static_cast<uint32_t>(r);
+    for (uint32_t st = 0; st < KS; ++st) {
+      auto u = J.vgpr<u32>(), koff = J.vgpr<u32>();
+      u = tid + st * T;
+      dc[st] = ((u >> 3) & (D / 8 - 1)) << 3;
+      kq[st] = ((u & 7u) | ((u >> (3 + hipasm::detail::log2u(D / 8))) << 3)) << 2;
+      koff = (kq[st] + n0.as<u32>()) * kv_stride + (dc[st] << 1);
+      for (int r = 0; r < 4; ++r) Kb.load(kst[st].slice(4 * r, 4), at(koff) + at(rk[r]));
+    }
+    for (uint32_t st = 0; st < KS; ++st) {
+      J.wait_for(kst[st]);
+      transpose_per_lane(J, 4, 8, 2, kst[st], ktr);  // row e of ktr: dim dc + e, keys kq .. kq + 3
+      for (int e = 0; e < 8; ++e) KT.store(ktr.slice(2 * e, 2), at(dc[st]) + e, multiple_of(kq[st], 4));
+    }
+  }
+  auto dv = J.agpr<f32>(DB * KB, 4).named("dv_t"), dk = J.agpr<f32>(DB * KB, 4).named("dk_t");
+  {
+    auto z = J.vgpr<u32>(2);
+    z.fill(0u);
+    for (int i = 0; i < DB * KB; ++i) {
+      mma(dv[i], z, z, 0);
+      mma(dk[i], z, z, 0);
+    }
+  }
+  J.s_waitcnt(lgkmcnt(0));
+  J.s_barrier();
+  // dQ's B operands: wave w's dim blocks QB w + j, K^T rows 16 (QB w + j) + l16, keys 16 ks + 4g
+  // .. + 3 (once, into AGPRs; K^T's LDS then holds dS: the first iteration's barrier comes first)
+  // (double-K: keys 32 ks + 8g .. + 7, two b64 reads)
+  auto ktf = J.agpr<u32>(QB * NKS, KR).named("kt_frag");
+  auto kc = J.vgpr<u32>(), bc = J.vgpr<u32>(QB);
+  kc = grp << (dk2 ? 3 : 2);
+  // row r, k-step ks of a dQ operand (K^T rows: dims, dS rows: queries) from view V
+  auto dq_operand = [&](const lds_view& V, auto dst, auto row, int ks) {
+    if constexpr (dk2) {
+      V.load(dst.slice(0, 2), at(row), multiple_of(kc, 8) + 32 * ks);
+      V.load(dst.slice(2, 2), at(row), multiple_of(kc, 8) + 32 * ks + 4);
+    } else {
+      V.load(dst, at(row), multiple_of(kc, 4) + 16 * ks);
+    }
+  };
+  for (int j = 0; j < QB; ++j) {
+    bc[j] = l16 + (wave * static_cast<uint32_t>(QB) + static_cast<uint32_t>(j)) * 16u;
+    for (int ks = 0; ks < NKS; ++ks) dq_operand(KT, ktf[j * NKS + ks], bc[j], ks);
+  }
+
 
   // dQ goes to dq_acc by atomics at the end of its iteration, after the prefetch of the tile
   // after next (VMEM completes in order: the wait for that prefetch leaves the atomics in flight)
@@ -477,14 +487,6 @@ constexpr void attn_bwd_kernel_m16(builder J, arg<float*> dq_acc_ptr, arg<uint16
     dq_atomics();
   };
 
-  m0 = m_first;
-  auto m1 = J.sgpr<i32>();
-  m1 = m0 + static_cast<int32_t>(BM);
-  load_rows(Lb, lse, m0);
-  load_rows(Db, dd, m0);
-  load_rows(Lb, lse_n, m1);
-  load_rows(Db, dd_n, m1);
-  prefetch(m0);
   store_tile();
   prefetch(m1);
   // (dropped: aoff is past dq_acc) both paths into the loop head end with the atomics; atomic16:
