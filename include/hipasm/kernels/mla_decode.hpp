@@ -53,6 +53,9 @@
 // MFMA operands as fp8 from the ring and converts them in registers (exact): K 8 dims a lane
 // (ds_read_b64) for a 16x16x32 MFMA, its S dims being its O dims plus 64 / waves rope dims; V^T
 // by ds_read_b64_tr_b8 (rows 8 (grp / 2) .. + 7 of a dim, the group's 4 rows a dword of it).
+// 16 rows a wave on such a target (bf16 Q) widens none either: K as fp8 from the ring (8 dims a
+// lane, ds_read_b64) converted for a 16x16x32 bf16 MFMA, and O^T over block pairs as q_fp8's below
+// (its tr_b8 V^T reads converted, P^T of both blocks in bf16) by v_mfma_f32_16x16x32_bf16.
 // q_fp8 (gfx950, fp8 KV): fp8 Q (e4m3fn, its scale folded into the scores' by the
 // launch), no widening: S^T from the fp8 ring by 4 v_mfma_f32_16x16x128_f8f6f4 (a lane 32 dims of
 // a row, two ds_read_b128) and 2 v_mfma_f32_16x16x32_fp8_fp8 (the rope dims); P rounded to e4m3
@@ -121,7 +124,8 @@ struct mla_decode_config {
   constexpr bool pv_pairs() const { return q_fp8 && !split_dims; }
   // (pv_pairs: one more, the block whose PV waits for the next one's)
   constexpr uint32_t dma_buffers() const { return prefetch + 1 + (pv_pairs() ? 1 : 0); }
-  // (fp8 split_dims on gfx950 allocates no bf16 buffer: an upper bound there)
+  // (fp8 on gfx950 allocates no bf16 buffer, bf16 Q on 16 rows a wave one more DMA buffer instead:
+  // an upper bound there)
   constexpr uint32_t lds_bytes() const {
     return dma_buffers() * (bn * row_stride() + (pv_pairs() ? 64 : 0)) + (kv_cache == mla_kv_cache::fp8 && !pv_pairs() ? bn * wide_row_stride : 0) +
            (split_dims ? waves * 1024 : 0);
