@@ -90,7 +90,7 @@ double row(const shape& s, const fs::path& aiter_dir, bool f8q = false, double a
                      : rows <= 64 ? (f8 ? "mla_r64_fp8" : "mla_r64")
                                   : (f8 ? "mla_r128_fp8" : "mla_r128");
   const uint32_t waves = sd ? 4 : f8q ? (rows <= 16 ? 1 : rows <= 64 ? 4 : 8) : rows <= 64 ? 4 : 8;
-  const uint32_t pf = f8 && sd && target_gfx950 ? 3u : f8q ? (rows <= 16 ? 3u : 2u) : f8 == sd ? 2u : 1u;  // (kernels/mla_decode.hip)
+  const uint32_t pf = f8q ? (rows <= 16 ? 3u : 2u) : f8 && target_gfx950 ? (sd ? 3u : 2u) : f8 == sd ? 2u : 1u;  // (kernels/mla_decode.hip)
   hk::mla_decode_config cfg{.waves = waves, .split_dims = sd, .prefetch = pf,
                             .kv_cache = f8 ? hk::mla_kv_cache::fp8 : hk::mla_kv_cache::bf16, .q_fp8 = f8q,
                             .part_bf16 = !sd && !f8 && !f8q};  // (mla_r64, mla_r128)

@@ -285,6 +285,20 @@ TEST_CASE("mla_decode: bf16 split partials (part_bf16) and their combination", "
 TEST_CASE("mla_decode: fp8 KV (the target's e4m3) with a per-tensor scale", "[mla]") {
   run(w1_fp8, {.qlens = {1, 4}, .kvlens = {40, 21}, .heads = 16, .splits = 2});
   run(w4_fp8, {.qlens = {1}, .kvlens = {33}, .heads = 64});
+  // 16 rows a wave over pages of 16 (gfx950: the PV product over block pairs): splits of odd and
+  // even block counts (a pair's block alone at a split's end), a partial page, an empty sequence,
+  // one key, growing row maxima
+  const hk::mla_decode_kernel_ref w2_fp8_pg16_p2{
+      "mla_w2_fp8_pg16_p2", mla_decode_config{.waves = 2, .page_size = 16, .prefetch = 2, .kv_cache = mla_kv_cache::fp8},
+      "mla_combine"};
+  run(w2_fp8_pg16_p2, {.qlens = {4, 1, 2, 1}, .kvlens = {150, 0, 33, 1}, .heads = 16, .splits = 3, .key_ramp = 0.02f});
+  run(w2_fp8_pg16_p2, {.qlens = {1, 3}, .kvlens = {77, 200}, .heads = 32, .splits = 1, .q_range = 3.0f});
+  run(w2_fp8_pg16_p2, {.qlens = {2}, .kvlens = {64}, .heads = 16, .splits = 2});
+  const hk::mla_decode_kernel_ref w4_fp8_p2_b16{
+      "mla_w4_fp8_p2_b16", mla_decode_config{.waves = 4, .prefetch = 2, .kv_cache = mla_kv_cache::fp8, .part_bf16 = true},
+      "mla_combine_b16"};
+  run(w4_fp8_p2_b16, {.qlens = {4, 4, 1}, .kvlens = {300, 19, 50}, .heads = 16, .splits = 5, .key_ramp = 0.01f});
+  run(w4_fp8_p2_b16, {.qlens = {4}, .kvlens = {96}, .heads = 16, .splits = 1, .q_range = 3.0f});
 }
 
 TEST_CASE("mla_decode: waves splitting the dims of 16 rows (partial scores summed through LDS)", "[mla]") {

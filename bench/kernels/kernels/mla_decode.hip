@@ -9,8 +9,13 @@ using hipasm::kernels::mla_kv_cache;
 // (bf16 split partials: half the bytes the epilogue writes and the combination reads)
 constexpr mla_decode_config r64{.waves = 4, .prefetch = 2, .part_bf16 = true};
 constexpr mla_decode_config r128{.waves = 8, .prefetch = 2, .part_bf16 = true};
-constexpr mla_decode_config r64_fp8{.waves = 4, .prefetch = 1, .kv_cache = mla_kv_cache::fp8};
-constexpr mla_decode_config r128_fp8{.waves = 8, .prefetch = 1, .kv_cache = mla_kv_cache::fp8};
+#if defined(__gfx950__)  // (fp8 rows converted in registers: no bf16 buffer, a second block in flight)
+constexpr uint32_t fp8_prefetch = 2;
+#else
+constexpr uint32_t fp8_prefetch = 1;
+#endif
+constexpr mla_decode_config r64_fp8{.waves = 4, .prefetch = fp8_prefetch, .kv_cache = mla_kv_cache::fp8};
+constexpr mla_decode_config r128_fp8{.waves = 8, .prefetch = fp8_prefetch, .kv_cache = mla_kv_cache::fp8};
 }  // namespace cfg
 
 HIPASM_MLA_DECODE_KERNEL(mla_r64, cfg::r64)
@@ -35,7 +40,7 @@ HIPASM_MLA_DECODE_KERNEL(mla_r128_fp8q, (hipasm::kernels::mla_decode_config{.wav
 HIPASM_MLA_DECODE_KERNEL(mla_sd4_fp8_b16, (hipasm::kernels::mla_decode_config{.waves = 4, .split_dims = true, .prefetch = 3, .kv_cache = hipasm::kernels::mla_kv_cache::fp8, .part_bf16 = true}))
 HIPASM_MLA_DECODE_KERNEL(mla_sd4_fp8q_b16, (hipasm::kernels::mla_decode_config{.waves = 4, .split_dims = true, .prefetch = 3, .kv_cache = hipasm::kernels::mla_kv_cache::fp8, .q_fp8 = true, .part_bf16 = true}))
 HIPASM_MLA_DECODE_KERNEL(mla_r64_fp8q_b16, (hipasm::kernels::mla_decode_config{.waves = 4, .prefetch = 2, .kv_cache = hipasm::kernels::mla_kv_cache::fp8, .q_fp8 = true, .part_bf16 = true}))
-HIPASM_MLA_DECODE_KERNEL(mla_r64_fp8_b16, (hipasm::kernels::mla_decode_config{.waves = 4, .prefetch = 1, .kv_cache = hipasm::kernels::mla_kv_cache::fp8, .part_bf16 = true}))
+HIPASM_MLA_DECODE_KERNEL(mla_r64_fp8_b16, (hipasm::kernels::mla_decode_config{.waves = 4, .prefetch = cfg::fp8_prefetch, .kv_cache = hipasm::kernels::mla_kv_cache::fp8, .part_bf16 = true}))
 #else
 HIPASM_MLA_DECODE_KERNEL(mla_sd4_fp8, (hipasm::kernels::mla_decode_config{.waves = 4, .split_dims = true, .prefetch = 2, .kv_cache = hipasm::kernels::mla_kv_cache::fp8}))
 #endif

@@ -53,6 +53,9 @@
 // MFMA operands as fp8 from the ring and converts them in registers (exact): K 8 dims a lane
 // (ds_read_b64) for a 16x16x32 MFMA, its S dims being its O dims plus 64 / waves rope dims; V^T
 // by ds_read_b64_tr_b8 (rows 8 (grp / 2) .. + 7 of a dim, the group's 4 rows a dword of it).
+// 16 rows a wave on such a target (bf16 Q) widens none either: K as fp8 from the ring (8 dims a
+// lane, ds_read_b64) converted for a 16x16x32 bf16 MFMA, and O^T over block pairs as q_fp8's below
+// (its tr_b8 V^T reads converted, P^T of both blocks in bf16) by v_mfma_f32_16x16x32_bf16.
 // q_fp8 (gfx950, fp8 KV): fp8 Q (e4m3fn, its scale folded into the scores' by the
 // launch), no widening: S^T from the fp8 ring by 4 v_mfma_f32_16x16x128_f8f6f4 (a lane 32 dims of
 // a row, two ds_read_b128) and 2 v_mfma_f32_16x16x32_fp8_fp8 (the rope dims); P rounded to e4m3
@@ -121,7 +124,8 @@ struct mla_decode_config {
   constexpr bool pv_pairs() const { return q_fp8 && !split_dims; }
   // (pv_pairs: one more, the block whose PV waits for the next one's)
   constexpr uint32_t dma_buffers() const { return prefetch + 1 + (pv_pairs() ? 1 : 0); }
-  // (fp8 split_dims on gfx950 allocates no bf16 buffer: an upper bound there)
+  // (fp8 on gfx950 allocates no bf16 buffer, bf16 Q on 16 rows a wave one more DMA buffer instead:
+  // an upper bound there)
   constexpr uint32_t lds_bytes() const {
     return dma_buffers() * (bn * row_stride() + (pv_pairs() ? 64 : 0)) + (kv_cache == mla_kv_cache::fp8 && !pv_pairs() ? bn * wide_row_stride : 0) +
            (split_dims ? waves * 1024 : 0);
@@ -189,7 +193,14 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   // chunk; O^T by v_mfma_f32_16x16x32_fp8_fp8 on the raw tr_b8 V^T reads and P^T in e4m3
   constexpr bool QW = C.q_fp8 && SD;  // (S by fp8 MFMAs on fp8 Q, PV on P^T in e4m3)
   static_assert(!QW || DIRECT, "mla_decode q_fp8 split_dims: the target's fp8 converts and transposing reads (gfx950)");
-  constexpr bool WIDE = F8 && !DIRECT && !F8Q;  // fp8 rows widened to a bf16 buffer
+  // bf16 Q, fp8 KV, 16 rows a wave where the target has the transposing reads and the scaled
+  // converts (gfx950): no widened rows (no bf16 buffer, no second barrier, half the LDS reads):
+  // K read as fp8 from the DMA ring (8 dims a lane, ds_read_b64) and converted in registers for a
+  // v_mfma_f32_16x16x32_bf16; O^T over block pairs as q_fp8's (its V^T tr_b8 reads, converted)
+  // by v_mfma_f32_16x16x32_bf16 on P^T in bf16: half the PV MFMA passes of a 16x16x16 a block
+  constexpr bool DR = F8 && !SD && !C.q_fp8 && TR && hipasm::detail::features().has_mx_convert;
+  constexpr bool PAIRS = F8Q || DR;  // the PV product of two blocks an MFMA
+  constexpr bool WIDE = F8 && !DIRECT && !F8Q && !DR;  // fp8 rows widened to a bf16 buffer
   constexpr uint32_t QB = C.q_fp8 ? 1 : 2;     // Q's element bytes
   constexpr uint32_t ROWB = C.row_bytes();                                   // a KV row in memory
   constexpr uint32_t RS = C.row_stride();                                    // a DMA'd row in LDS
@@ -199,7 +210,7 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   static_assert(BN % W == 0 || W > BN, "");
   constexpr uint32_t P = C.page_size, LP = detail::mla_log2(P);
   constexpr uint32_t IDX = P >= BN ? 1 : BN / P;  // page-table entries a block
-  constexpr uint32_t NB = C.dma_buffers();
+  constexpr uint32_t NB = C.prefetch + 1 + (PAIRS ? 1 : 0);  // (DR: within lds_bytes(), which counts a bf16 buffer)
   constexpr float NEG_INF = -std::numeric_limits<float>::infinity();
   constexpr uint32_t PAST = 0xffffe000u;  // an soffset past any KV buffer (the launch keeps kv_bytes below it)
   constexpr math_opts flush{.flush_denormals = true};
@@ -369,7 +380,7 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   lds_pool pool(J);
   // (q_fp8: buffers 64 bytes further apart than their rows, so that a PV pair's V^T reads of the
   // two blocks' rows 4 grp .. + 3 take the two halves of the banks)
-  constexpr uint32_t BSTR = BN * RS + (F8Q ? 64 : 0);  // a DMA buffer's bytes
+  constexpr uint32_t BSTR = BN * RS + (PAIRS ? 64 : 0);  // a DMA buffer's bytes
   const lds_ref ring = pool.alloc(NB * BSTR);
   constexpr lds_layout LB{.rows = BN, .cols = DK, .elem_bytes = 2, .row_pad = RSB - DK * 2};
   constexpr lds_layout LR{.rows = NB * BN, .cols = DK, .elem_bytes = 2, .row_pad = RSB - DK * 2};
@@ -441,13 +452,13 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
 
   auto kb = J.sgpr<u32>().named("kb"), buf = J.sgpr<u32>(), nbuf = J.sgpr<u32>(), rbuf = J.sgpr<u32>();
   auto s = J.vgpr<f32>(4).aligned(4), s2 = J.vgpr<f32>(4).aligned(4);
-  auto pb = J.vgpr<u32>(2).aligned(2);
+  auto pb = J.vgpr<u32>(DR ? 4 : 2).aligned(2);  // (DR: the two blocks' P^T in bf16)
   // q_fp8: the PV product of two blocks a 16x16x32 MFMA (k: 4 keys of each a lane group), run
   // at the pair's second block (the last one of an odd count alone, against zeros); pp: the
   // first block's p (f32: rescaled with O when the reference max moves), pbuf: its buffer
-  auto pp = J.vgpr<f32>(F8Q ? 4 : 1);
+  auto pp = J.vgpr<f32>(PAIRS ? 4 : 1);
   auto pbuf = J.sgpr<u32>(), par = J.sgpr<u32>();
-  if constexpr (F8Q) pp.fill(0.0f);
+  if constexpr (PAIRS) pp.fill(0.0f);
   auto va = J.vgpr<u32>(2).aligned(2), va2 = J.vgpr<u32>(2).aligned(2);
   // (without transposing reads: v_perm_b32 selectors of the low and the high halves of two dwords)
   auto plo = J.sgpr<u32>(), phi = J.sgpr<u32>();
@@ -506,15 +517,18 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   // (bf16 rows from the DMA ring without transposing reads (gfx942): 6 and 6, the K reads right
   // after a block's barrier meet the other waves' in the LDS)
   constexpr bool DEEP = !F8 && !SD && !TR;
+  // (DR: 4 and 4, 2 dwords a chunk: bf16 Q's 72 VGPRs and O's 128 leave few)
   constexpr uint32_t KR = F8Q ? 6 : DEEP ? 6 : 4, VR = F8Q ? 8 : DEEP ? 6 : 4;
-  auto kring = J.vgpr<u32>(QW ? 8 * QNC + 2 : (F8Q ? 8 : 4) * KR).aligned(4).named("kring");
+  auto kring = J.vgpr<u32>(QW ? 8 * QNC + 2 : (F8Q ? 8 : DR ? 2 : 4) * KR).aligned(4).named("kring");
   auto vraw = J.vgpr<u32>(TR ? 2 * VR : 4 * VR).aligned(2).named("vraw");
   // DIRECT: 4 fp8 (a dword) to 4 bf16 (two dwords; v_cvt_scalef32_pk_bf16_fp8 at scale 1, exact);
   // godd: the lanes of groups 1 and 3 (their V^T rows in the high dword of a tr_b8 read)
-  auto kw = J.vgpr<u32>(DIRECT ? 4 : 1).aligned(4);
+  // (DR: two of 4 dwords in turn, K's 8 dims of a chunk or V^T's 8 rows of a tile)
+  auto kw = J.vgpr<u32>(DIRECT ? 4 : DR ? 8 : 1).aligned(4);
   auto vsel = J.vgpr<u32>();
   auto godd = J.sgpr<u64>();
   auto one = J.sgpr<u32>();
+  if constexpr (DR) one = 0x3f800000u;
   if constexpr (DIRECT) {
     one = 0x3f800000u;
     auto g1 = J.vgpr<u32>();
@@ -522,7 +536,7 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     J.v_cmp_ne_u32(godd, g1, 0u);
   }
   auto cvt4 = [&](const gpr<u32>& dst, const gpr<u32>& src) {
-    if constexpr (DIRECT) {
+    if constexpr (DIRECT || DR) {
       modifiers hi;
       hi.op_sel = 1;  // (src0's high word)
       J.v_cvt_scalef32_pk_bf16_fp8(dst[0], src, one);
@@ -531,14 +545,19 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
   };
   auto compute = [&](auto&& after_k_reads) {
     auto kaddr = J.vgpr<u32>(), vaddr = J.vgpr<u32>(), kaddr2 = J.vgpr<u32>();
-    if constexpr (F8Q) {
-      // K: lane (col, grp) the fp8 of Q's dims of row col (kaddr2: the rope dims). V^T by
+    if constexpr (PAIRS) {
+      // K: lane (col, grp) the fp8 of Q's dims of row col (kaddr2: the rope dims; DR: kaddr
+      // alone, dims 32 c + 8 grp .. + 7 of chunk c). V^T by
       // ds_read_b64_tr_b8: the lane pair (2 r, 2 r + 1) of a group addresses row 4 grp + r % 4
       // (of the pair's first block for r < 4, else of this one), dims 16 d + 8 (lane & 1): lane s
       // receives rows 4 grp .. + 3 of dim 16 d + s of the two blocks in bytes 0-3 and 4-7, P^T's
       // keys of its lane group (a block alone: the same rows twice, against P^T's zeros)
-      kaddr = col * RS + rbuf * BSTR + (grp << 5) + wide.offset;
-      kaddr2 = col * RS + rbuf * BSTR + (grp << 3) + (DV + wide.offset);
+      if constexpr (DR) {
+        kaddr = col * RS + rbuf * BSTR + (grp << 3) + wide.offset;
+      } else {
+        kaddr = col * RS + rbuf * BSTR + (grp << 5) + wide.offset;
+        kaddr2 = col * RS + rbuf * BSTR + (grp << 3) + (DV + wide.offset);
+      }
       auto l16 = J.vgpr<u32>(), vb = J.vgpr<u32>();
       auto b0 = J.sgpr<u32>();
       l16 = lane & 15u;
@@ -563,7 +582,7 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     } else if constexpr (SD) kaddr = (col + rbuf * BN) * RSB + (grp << 3) + w * (32 * NKS) + wide.offset;
     else kaddr = (col + rbuf * BN) * RSB + (grp << 4) + wide.offset;
     if constexpr (SKEW) kaddr = kaddr + (((col & 1u) + (col >> 3)) << 4);
-    if constexpr (DIRECT || F8Q) {
+    if constexpr (DIRECT || PAIRS) {
     } else if constexpr (TR) {
       auto l16 = J.vgpr<u32>();
       l16 = lane & 15u;
@@ -584,6 +603,8 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
         } else {
           J.ds_read_b64(kring.slice(8 * (c % KR), 2), kaddr2, {.offset = static_cast<int32_t>(32 * (c - 4))});
         }
+      } else if constexpr (DR) {
+        J.ds_read_b64(kring.slice(2 * (c % KR), 2), kaddr, {.offset = static_cast<int32_t>(32 * c)});
       } else if constexpr (DIRECT) {
         if (c < DVW / 32) J.ds_read_b64(kring.slice(4 * (c % KR), 2), kaddr, {.offset = static_cast<int32_t>(32 * c)});
         else if (ROPE16) J.ds_read_b32(kring[4 * (c % KR)], kaddr2, {.offset = 0});
@@ -593,7 +614,7 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
       else J.ds_read_b128(kring.slice(4 * (c % KR), 4), kaddr, {.offset = static_cast<int32_t>(64 * c)});
     };
     auto read_v = [&](uint32_t d) {
-      if constexpr (DIRECT || F8Q) {
+      if constexpr (DIRECT || PAIRS) {
         J.ds_read_b64_tr_b8(vraw.slice(2 * (d % VR), 2), vaddr, {.offset = static_cast<int32_t>(16 * d)});
       } else if constexpr (TR) {
         J.ds_read_b64_tr_b16(vraw.slice(2 * (d % VR), 2), vaddr, {.offset = static_cast<int32_t>(32 * d)});
@@ -641,6 +662,14 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
         continue;
       }
       J.s_waitcnt(lgkmcnt(younger));
+      if constexpr (DR) {  // (the lane's 8 dims 32 c + 8 grp .. + 7, as Q's registers: the 16x16x32 operand's k = 8 grp ..)
+        auto kb4 = kw.slice(4 * (c % 2), 4);
+        cvt4(kb4.slice(0, 2), kring[2 * (c % KR)]);
+        cvt4(kb4.slice(2, 2), kring[2 * (c % KR) + 1]);
+        if (c < 2) J.v_mfma_f32_16x16x32_bf16(acc, kb4, qv.slice(4 * c, 4), 0);
+        else J.v_mfma_f32_16x16x32_bf16(acc, kb4, qv.slice(4 * c, 4), acc);
+        continue;
+      }
       auto kc = kring.slice(4 * (c % KR), 4);
       if constexpr (DIRECT) {
         cvt4(kw.slice(0, 2), kring[4 * (c % KR)]);
@@ -692,6 +721,11 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
         J.s_waitcnt(lgkmcnt(younger));
         if constexpr (F8Q || QW) {
           J.v_mfma_f32_16x16x32_fp8_fp8(o.slice(4 * d, 4), vraw.slice(2 * (d % VR), 2), pb, o.slice(4 * d, 4));
+        } else if constexpr (DR) {  // (rows 4 grp .. + 3 of the pair's first block, then of this one: k = 8 grp ..)
+          auto v4 = kw.slice(4 * (d % 2), 4);
+          cvt4(v4.slice(0, 2), vraw[2 * (d % VR)]);
+          cvt4(v4.slice(2, 2), vraw[2 * (d % VR) + 1]);
+          J.v_mfma_f32_16x16x32_bf16(o.slice(4 * d, 4), v4, pb, o.slice(4 * d, 4));
         } else if constexpr (DIRECT) {
           J.v_cndmask_b32(vsel, vraw[2 * (d % VR)], vraw[2 * (d % VR) + 1], godd);
           cvt4(va, vsel);
@@ -732,12 +766,12 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
       alpha = exp2(select(m == NEG_INF, 0.0f, gpr<f32>(m - mn)), flush);  // (no key yet: O and l are 0)
       l = l * alpha;
       for (uint32_t i = 0; i < 4 * NVT; ++i) o[i] = o[i] * alpha;
-      if constexpr (F8Q)
+      if constexpr (PAIRS)
         for (int i = 0; i < 4; ++i) pp[i] = pp[i] * alpha;  // (the pending block's p)
       m = mn;
     });
     // the first V^T tiles' reads under the softmax
-    if constexpr (!F8Q)
+    if constexpr (!PAIRS)
       for (uint32_t d = 0; d + 1 < VR && d < NV; ++d) read_v(d);
     auto nm = J.vgpr<f32>();
     nm = select(m == NEG_INF, 0.0f, gpr<f32>(0.0f - m));
@@ -761,6 +795,28 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
         }, [&] {
           pk(pb[0], s);
           pb[1] = 0u;
+        });
+        pv();
+      }, [&] {
+        for (int i = 0; i < 4; ++i) pp[i] = s[i] + 0.0f;
+      });
+      return;
+    } else if constexpr (DR) {
+      // P^T of the pair's first block (pp) and this one in bf16; a block alone: zeros for the second
+      auto last = J.sgpr<u32>();
+      last = kb + 1u;
+      J.If(par != 0u || last == kb1, [&] {
+        for (uint32_t d = 0; d + 1 < VR && d < NV; ++d) read_v(d);
+        J.If(par != 0u, [&] {
+          pb[0] = cvt_bf16x2(pp[0], pp[1], bf16_round::nearest_even_finite).as<u32>();
+          pb[1] = cvt_bf16x2(pp[2], pp[3], bf16_round::nearest_even_finite).as<u32>();
+          pb[2] = cvt_bf16x2(s[0], s[1], bf16_round::nearest_even_finite).as<u32>();
+          pb[3] = cvt_bf16x2(s[2], s[3], bf16_round::nearest_even_finite).as<u32>();
+        }, [&] {
+          pb[0] = cvt_bf16x2(s[0], s[1], bf16_round::nearest_even_finite).as<u32>();
+          pb[1] = cvt_bf16x2(s[2], s[3], bf16_round::nearest_even_finite).as<u32>();
+          pb[2] = 0u;
+          pb[3] = 0u;
         });
         pv();
       }, [&] {
@@ -795,7 +851,7 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
     iend = kb1 + C.prefetch;
     kb = kb0 + 0u;
     nbuf = 0u;  // DMA buffer of block kb
-    if constexpr (F8Q) {
+    if constexpr (PAIRS) {
       par = 0u;  // (block kb - kb0 odd: the second of a PV pair)
       pbuf = 0u;
     }
@@ -870,7 +926,7 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
         J.s_waitcnt(lgkmcnt(0));
       }
       J.s_barrier();
-      if constexpr (F8Q) {
+      if constexpr (PAIRS) {
         compute([&] { dma(i, buf); });
       } else if constexpr (QSTAGE) {
         if constexpr (DEFER) {
@@ -898,7 +954,7 @@ constexpr void mla_decode_body(builder J, arg<uint16_t*> o_ptr, arg<float*> lse_
       buf = select(buf == NB, 0u, buf);
       nbuf = nbuf + 1u;
       nbuf = select(nbuf == NB, 0u, nbuf);
-      if constexpr (F8Q) {
+      if constexpr (PAIRS) {
         pbuf = rbuf + 0u;
         par = par ^ 1u;
       }

@@ -33,6 +33,11 @@ HIPASM_MLA_DECODE_KERNEL(mla_sd2_fp8_b16, (hipasm::kernels::mla_decode_config{.w
 HIPASM_MLA_DECODE_COMBINE_BF16_KERNEL(mla_combine_b16)
 // fp8 split_dims of 4 waves (gfx950: the operands converted from the fp8 rows in registers), pages of 16 rows
 HIPASM_MLA_DECODE_KERNEL(mla_sd4_fp8_pg16, (hipasm::kernels::mla_decode_config{.waves = 4, .split_dims = true, .page_size = 16, .prefetch = 2, .kv_cache = hipasm::kernels::mla_kv_cache::fp8}))
+// fp8 rows, 16 query rows a wave, pages of 16, 2 blocks in flight (gfx950: K and V^T converted in
+// registers, the PV product over block pairs)
+HIPASM_MLA_DECODE_KERNEL(mla_w2_fp8_pg16_p2, (hipasm::kernels::mla_decode_config{.waves = 2, .page_size = 16, .prefetch = 2, .kv_cache = hipasm::kernels::mla_kv_cache::fp8}))
+// (the MI355X bench's 64-row fp8 kernel: 4 waves, 2 blocks in flight, bf16 partials)
+HIPASM_MLA_DECODE_KERNEL(mla_w4_fp8_p2_b16, (hipasm::kernels::mla_decode_config{.waves = 4, .prefetch = 2, .kv_cache = hipasm::kernels::mla_kv_cache::fp8, .part_bf16 = true}))
 #if defined(__gfx950__)  // (deeper rings than gfx942's 64 KiB of LDS holds: 3 and 4 blocks in flight)
 HIPASM_MLA_DECODE_KERNEL(mla_w2_p3, (hipasm::kernels::mla_decode_config{.waves = 2, .prefetch = 3}))
 HIPASM_MLA_DECODE_KERNEL(mla_sd4_fp8_p4, (hipasm::kernels::mla_decode_config{.waves = 4, .split_dims = true, .prefetch = 4, .kv_cache = hipasm::kernels::mla_kv_cache::fp8}))
