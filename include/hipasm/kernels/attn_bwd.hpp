@@ -48,6 +48,8 @@
 //     gfx950: the double-K v_mfma_f32_32x32x16_bf16 (twice the rate) in every product, each
 //     taking two successive 32x32x8 k-steps' operands side by side (two b64 LDS reads where a
 //     k-step had one): half the MFMA cycles and power, so a higher clock at the same work.
+//     keys_per_wave = 48: attn_bwd_m16.hpp's main kernel instead (16x16 MFMAs, 192 keys a
+//     workgroup, query tiles of 16: a third fewer dQ atomics a key), the same arguments and launch.
 //  3. convert_dq: dQ = dtype(scale dq_acc), and (GQA/MQA, on workgroups of their own in the same
 //     launch) dK, dV = the sums of the partials over each kv head's query heads.
 // Masked scores (the causal diagonal, keys past seqlen_k) are -inf before the exponent; a row
@@ -84,8 +86,8 @@ struct attn_bwd_config {
   bool top_left = false;    // causal: query i sees keys j <= i (not j <= i + seqlen_k - seqlen_q)
   attn_dtype dtype = attn_dtype::bf16;  // Q, K, V, O, dO, dQ, dK, dV (and the GQA partials): bf16 or f16
   attn_bwd_dq dq = attn_bwd_dq::atomic;
-  uint32_t waves = 4;       // waves per workgroup, 32 keys each (4: the only count supported)
-  uint32_t lds_lookahead = 4;  // LDS operand reads in flight ahead of the MFMAs (2..8)
+  uint32_t waves = 4;       // waves per workgroup, keys_per_wave keys each (4: the only count supported)
+  uint32_t lds_lookahead = 4;  // LDS operand reads in flight ahead of the MFMAs (2..8; the 32x32 kernel's)
   // keys a wave: 32 (32x32 MFMAs, query tiles of 32), or 48 (attn_bwd_m16.hpp: 16x16 MFMAs, query
   // tiles of 16, 192 keys a workgroup: a third fewer dQ atomics a key; head_dim 128, dq atomic or
   // atomic16)

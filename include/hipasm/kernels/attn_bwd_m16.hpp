@@ -1,4 +1,4 @@
-// attn_bwd's main kernel on 16x16 MFMAs (config keys_per_wave 48 or 64; included by attn_bwd.hpp,
+// attn_bwd's main kernel on 16x16 MFMAs (config keys_per_wave 48; included by attn_bwd.hpp,
 // whose header describes the algorithm, the layouts and the other kernels).
 //
 // Why a second main kernel: every query tile a workgroup visits adds its dQ partial over the
@@ -15,11 +15,12 @@
 //                      B = P / dS in S's C layout (its 4 rows are the k-step's 4 queries);
 //   dQ (16 x D, + over the workgroup's keys): wave w its D / 4 dims: A = dS (LDS, b64 reads),
 //                      B = K^T rows of the wave's dims (from LDS once, AGPRs).
-// One iteration per query tile of 16 rows; the tile after next is loaded into VGPRs at an
-// iteration's end and stored into LDS (rows and transposed) under the next iteration's dQ MFMAs.
-// Two barriers an iteration (dS complete; every wave's reads of the tile done). dK, dV at the end
-// through LDS in the dtype (a lane's 4 consecutive dims of one key: one b64 write) to whole-row
-// 16-byte stores.
+// gfx950: S, dP and dQ on the double-K v_mfma_f32_16x16x32_bf16 (8 consecutive k a lane group).
+// One iteration per query tile of 16 rows; the tile after next's Q and dO (and LSE and D) are
+// loaded at an iteration's end (a load completes behind the atomics issued before it) and stored
+// into LDS (rows and transposed) under the next iteration's dQ MFMAs. Two barriers an iteration
+// (dS complete; every wave's reads of the tile done). dK, dV at the end through LDS as f32, half
+// the dims at a time, converted in a loop to whole-row 16-byte stores.
 #pragma once
 
 namespace hipasm::kernels {
