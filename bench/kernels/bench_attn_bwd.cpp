@@ -148,18 +148,18 @@ int main(int argc, char** argv) {
   // HIPASM_ATTN_BENCH_CO=FILE: another build's code object of the same kernels (before / after runs)
   const char* co_file = std::getenv("HIPASM_ATTN_BENCH_CO");
   constexpr auto RC = hipasm::kernels::attn_bwd_dq::recompute;
-  const hipasm::kernels::attn_bwd_kernel_ref plain{"attn_bwd_d128", {.head_dim = D, .causal = false}};
-  const hipasm::kernels::attn_bwd_kernel_ref causal{"attn_bwd_d128_causal", {.head_dim = D, .causal = true}};
+  const hipasm::kernels::attn_bwd_kernel_ref plain{"attn_bwd_d128", {.head_dim = D, .causal = false, .keys_per_wave = 48}};
+  const hipasm::kernels::attn_bwd_kernel_ref causal{"attn_bwd_d128_causal", {.head_dim = D, .causal = true, .keys_per_wave = 48}};
   const hipasm::kernels::attn_bwd_kernel_ref plain_rc{"attn_bwd_d128_rc", {.head_dim = D, .causal = false, .dq = RC}};
   const hipasm::kernels::attn_bwd_kernel_ref causal_rc{"attn_bwd_d128_causal_rc", {.head_dim = D, .causal = true, .dq = RC}};
   constexpr auto A16 = hipasm::kernels::attn_bwd_dq::atomic16;
-  const hipasm::kernels::attn_bwd_kernel_ref plain_a16{"attn_bwd_d128_a16", {.head_dim = D, .causal = false, .dq = A16}};
-  const hipasm::kernels::attn_bwd_kernel_ref causal_a16{"attn_bwd_d128_causal_a16", {.head_dim = D, .causal = true, .dq = A16}};
+  const hipasm::kernels::attn_bwd_kernel_ref plain_a16{"attn_bwd_d128_a16", {.head_dim = D, .causal = false, .dq = A16, .keys_per_wave = 48}};
+  const hipasm::kernels::attn_bwd_kernel_ref causal_a16{"attn_bwd_d128_causal_a16", {.head_dim = D, .causal = true, .dq = A16, .keys_per_wave = 48}};
   const char* a16_cvt = std::getenv("HIPASM_ATTN_BWD_AITER_A16");
   const std::string aiter_a16 = a16_cvt && std::strcmp(a16_cvt, "rtne") == 0 ? "a16_rtne" : "a16";
   constexpr auto F16 = hipasm::kernels::attn_dtype::f16;
-  const hipasm::kernels::attn_bwd_kernel_ref h_plain{"attn_bwd_f16_d128", {.head_dim = D, .causal = false, .dtype = F16}};
-  const hipasm::kernels::attn_bwd_kernel_ref h_causal{"attn_bwd_f16_d128_causal", {.head_dim = D, .causal = true, .dtype = F16}};
+  const hipasm::kernels::attn_bwd_kernel_ref h_plain{"attn_bwd_f16_d128", {.head_dim = D, .causal = false, .dtype = F16, .keys_per_wave = 48}};
+  const hipasm::kernels::attn_bwd_kernel_ref h_causal{"attn_bwd_f16_d128_causal", {.head_dim = D, .causal = true, .dtype = F16, .keys_per_wave = 48}};
   const hipasm::kernels::attn_bwd_kernel_ref h_plain_rc{"attn_bwd_f16_d128_rc",
                                                         {.head_dim = D, .causal = false, .dtype = F16, .dq = RC}};
   const hipasm::kernels::attn_bwd_kernel_ref h_causal_rc{"attn_bwd_f16_d128_causal_rc",

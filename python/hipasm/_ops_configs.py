@@ -259,8 +259,14 @@ def attn_bwd_dq(target, causal, max_seqlen_k):
 ATTN_BWD_DQ_SUFFIX = {"atomic": "", "recompute": "_rc", "atomic16": "_a16"}
 
 
+def attn_bwd_keys_per_wave(head_dim, dq):
+    """attn_bwd_config::keys_per_wave of the kernels below: 48 (the 16x16 MFMA main kernel, 192 keys
+    a workgroup) for head_dim 128 with atomic dQ, else 32 (128 keys a workgroup)."""
+    return 48 if head_dim == 128 and dq != "recompute" else 32
+
+
 def attn_bwd(head_dim, causal, dq="atomic", op="flash_attn_bwd", dtype="bf16"):
-    """attn_bwd.hpp: head_dim 64 or 128, 4 waves of 32 keys; dq "atomic" (three kernels),
+    """attn_bwd.hpp: head_dim 64 or 128, 4 waves of attn_bwd_keys_per_wave keys; dq "atomic" (three kernels),
     "recompute" (name _rc: four kernels, the dQ one name_rc_dq) or "atomic16" (name _a16: dQ added
     by packed 16-bit atomics into dQ itself); dtype "bf16" or "f16" (name suffix _f16, after the
     mode's)."""
@@ -272,7 +278,8 @@ def attn_bwd(head_dim, causal, dq="atomic", op="flash_attn_bwd", dtype="bf16"):
     macro = "HIPASM_ATTN_BWD_KERNELS" if dq == "recompute" else "HIPASM_ATTN_BWD_MAIN_KERNELS"
     return [Kernel(f"attn_bwd_d{head_dim}_c{c}" + ATTN_BWD_DQ_SUFFIX[dq] + sfx, macro,
                    "attn_bwd.hpp", "attn_bwd_config", f".head_dim = {head_dim}, {_mask_fields(c)}{field}"
-                   + (f", .dq = ::hipasm::kernels::attn_bwd_dq::{dq}" if dq != "atomic" else ""))]
+                   + (f", .dq = ::hipasm::kernels::attn_bwd_dq::{dq}" if dq != "atomic" else "")
+                   + (f", .keys_per_wave = {kpw}" if (kpw := attn_bwd_keys_per_wave(head_dim, dq)) != 32 else ""))]
 
 
 def mla_decode(num_heads, max_seqlen_q, fp8, page_size, target, op="mla_decode", q_fp8=False):

@@ -773,7 +773,9 @@ def flash_attn_bwd(do, q, k, v, o, lse, causal=False, softmax_scale=None, cu_seq
         stream = max(1, (rows + rpw - 1) // rpw)
         odo((stream, 1, 1), ATTN_BWD_STREAM_THREADS, delta, dq_acc, o, do, cu_seqlens_q, hq, batch)
         dk_out, dv_out = (_empty(k, (total_k, hq, head_dim)), _empty(v, (total_k, hq, head_dim))) if gqa else (dk, dv)
-        k_tiles = max(1, (int(max_seqlen_k) + 127) // 128)  # attn_bwd_config::grid_x: 128 keys a workgroup
+        # attn_bwd_config::grid_x: 4 waves of keys_per_wave keys a workgroup
+        bn = 4 * _cfg.attn_bwd_keys_per_wave(head_dim, "recompute" if rc else "atomic16" if a16 else "atomic")
+        k_tiles = max(1, (int(max_seqlen_k) + bn - 1) // bn)
         scale_log2 = float(softmax_scale) * 1.4426950408889634
         main((k_tiles, hq, batch), 256, dq_acc, dk_out, dv_out, q, k, v, do, lse, delta, cu_seqlens_q, cu_seqlens_k,
              hq, hkv, batch, k_tiles, scale_log2)

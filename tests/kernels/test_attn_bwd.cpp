@@ -243,6 +243,13 @@ const attn_bwd_kernel_ref hr128{"bwd_d128_f16_rc", attn_bwd_config{.head_dim = 1
 const attn_bwd_kernel_ref hr64c{"bwd_d64_causal_f16_rc",
                                 attn_bwd_config{.head_dim = 64, .causal = true, .dtype = F16, .dq = RC}};
 constexpr auto A16 = hipasm::kernels::attn_bwd_dq::atomic16;
+const attn_bwd_kernel_ref m128{"bwd_d128_k48", attn_bwd_config{.head_dim = 128, .causal = false, .keys_per_wave = 48}};
+const attn_bwd_kernel_ref m128c{"bwd_d128_causal_k48", attn_bwd_config{.head_dim = 128, .causal = true, .keys_per_wave = 48}};
+const attn_bwd_kernel_ref m128tlh{"bwd_d128_tl_f16_k48",
+                                  attn_bwd_config{.head_dim = 128, .causal = true, .top_left = true, .dtype = F16, .keys_per_wave = 48}};
+const attn_bwd_kernel_ref ma128{"bwd_d128_a16_k48", attn_bwd_config{.head_dim = 128, .causal = false, .dq = A16, .keys_per_wave = 48}};
+const attn_bwd_kernel_ref mha128c{"bwd_d128_causal_f16_a16_k48",
+                                  attn_bwd_config{.head_dim = 128, .causal = true, .dtype = F16, .dq = A16, .keys_per_wave = 48}};
 const attn_bwd_kernel_ref a128{"bwd_d128_a16", attn_bwd_config{.head_dim = 128, .causal = false, .dq = A16}};
 const attn_bwd_kernel_ref a128c{"bwd_d128_causal_a16", attn_bwd_config{.head_dim = 128, .causal = true, .dq = A16}};
 const attn_bwd_kernel_ref a64c{"bwd_d64_causal_a16", attn_bwd_config{.head_dim = 64, .causal = true, .dq = A16}};
@@ -348,6 +355,26 @@ TEST_CASE("attn_bwd atomic16: GQA, MQA, varlen with a 1-token and an empty seque
   run(a128, {.seqlens_q = {1, 40, 3}, .seqlens_k = {7, 1, 0}, .hq = 2, .hkv = 2, .value_range = 8.0f});
   run(ha128c, {.seqlens_q = {150}, .seqlens_k = {150}, .hq = 1, .hkv = 1});
   run(ha128c, {.seqlens_q = {1, 90, 33, 0}, .seqlens_k = {1, 90, 50, 5}, .hq = 2, .hkv = 1});
+}
+
+// 48 keys a wave (192 a workgroup, query tiles of 16): tails of both, several key tiles, causal
+// both ways with rows that see no key, GQA, varlen with a 1-token and an empty sequence, f16
+TEST_CASE("attn_bwd 48 keys a wave: tails, several key tiles, causal both ways, GQA, varlen, f16", "[attn]") {
+  run(m128, {.seqlens_q = {16}, .seqlens_k = {192}, .hq = 1, .hkv = 1});
+  run(m128, {.seqlens_q = {70}, .seqlens_k = {250}, .hq = 4, .hkv = 2});
+  run(m128, {.seqlens_q = {1}, .seqlens_k = {1}, .hq = 1, .hkv = 1});
+  run(m128c, {.seqlens_q = {150}, .seqlens_k = {210}, .hq = 1, .hkv = 1});
+  run(m128c, {.seqlens_q = {100}, .seqlens_k = {60}, .hq = 1, .hkv = 1});  // the first 40 rows see nothing
+  run(m128c, {.seqlens_q = {1, 90, 33, 0}, .seqlens_k = {1, 90, 50, 5}, .hq = 2, .hkv = 1, .value_range = 8.0f});
+  run(m128tlh, {.seqlens_q = {40}, .seqlens_k = {200}, .hq = 1, .hkv = 1});
+  run(m128tlh, {.seqlens_q = {100}, .seqlens_k = {60}, .hq = 2, .hkv = 1});
+}
+
+TEST_CASE("attn_bwd 48 keys a wave, atomic16: tails, several key tiles, causal, GQA, varlen, f16", "[attn]") {
+  run(ma128, {.seqlens_q = {70}, .seqlens_k = {450}, .hq = 4, .hkv = 2});
+  run(ma128, {.seqlens_q = {1}, .seqlens_k = {1}, .hq = 1, .hkv = 1});
+  run(mha128c, {.seqlens_q = {150}, .seqlens_k = {210}, .hq = 1, .hkv = 1});
+  run(mha128c, {.seqlens_q = {1, 90, 33, 0}, .seqlens_k = {1, 90, 50, 5}, .hq = 2, .hkv = 1, .value_range = 8.0f});
 }
 
 TEST_CASE("attn_bwd: launch errors", "[attn]") {

@@ -4,8 +4,8 @@
 
 // The atomic configurations' kernels (their name_dq would be an empty kernel: the launcher
 // runs a dQ kernel only for dq = recompute)
-HIPASM_ATTN_BWD_MAIN_KERNELS(attn_bwd_d128, (hipasm::kernels::attn_bwd_config{.head_dim = 128, .causal = false}))
-HIPASM_ATTN_BWD_MAIN_KERNELS(attn_bwd_d128_causal, (hipasm::kernels::attn_bwd_config{.head_dim = 128, .causal = true}))
+HIPASM_ATTN_BWD_MAIN_KERNELS(attn_bwd_d128, (hipasm::kernels::attn_bwd_config{.head_dim = 128, .causal = false, .keys_per_wave = 48}))
+HIPASM_ATTN_BWD_MAIN_KERNELS(attn_bwd_d128_causal, (hipasm::kernels::attn_bwd_config{.head_dim = 128, .causal = true, .keys_per_wave = 48}))
 // dQ by the recompute kernel (no atomics); the dQ kernel in an invocation of its own
 #define RC_CONFIG(causal_) (hipasm::kernels::attn_bwd_config{.head_dim = 128, .causal = causal_, .dq = hipasm::kernels::attn_bwd_dq::recompute})
 HIPASM_ATTN_BWD_MAIN_KERNELS(attn_bwd_d128_rc, RC_CONFIG(false))
@@ -13,7 +13,7 @@ HIPASM_ATTN_BWD_DQ_KERNEL(attn_bwd_d128_rc, RC_CONFIG(false))
 HIPASM_ATTN_BWD_MAIN_KERNELS(attn_bwd_d128_causal_rc, RC_CONFIG(true))
 HIPASM_ATTN_BWD_DQ_KERNEL(attn_bwd_d128_causal_rc, RC_CONFIG(true))
 // f16
-#define F16_CONFIG(causal_) (hipasm::kernels::attn_bwd_config{.head_dim = 128, .causal = causal_, .dtype = hipasm::kernels::attn_dtype::f16})
+#define F16_CONFIG(causal_) (hipasm::kernels::attn_bwd_config{.head_dim = 128, .causal = causal_, .dtype = hipasm::kernels::attn_dtype::f16, .keys_per_wave = 48})
 #define F16_RC_CONFIG(causal_)                                                                       \
   (hipasm::kernels::attn_bwd_config{.head_dim = 128, .causal = causal_, .dtype = hipasm::kernels::attn_dtype::f16, \
                                     .dq = hipasm::kernels::attn_bwd_dq::recompute})
@@ -24,6 +24,6 @@ HIPASM_ATTN_BWD_DQ_KERNEL(attn_bwd_f16_d128_rc, F16_RC_CONFIG(false))
 HIPASM_ATTN_BWD_MAIN_KERNELS(attn_bwd_f16_d128_causal_rc, F16_RC_CONFIG(true))
 HIPASM_ATTN_BWD_DQ_KERNEL(attn_bwd_f16_d128_causal_rc, F16_RC_CONFIG(true))
 // dQ by packed bf16 atomics into dQ (AMD's a16; no dQ kernel, no convert for dQ)
-#define A16_CONFIG(causal_) (hipasm::kernels::attn_bwd_config{.head_dim = 128, .causal = causal_, .dq = hipasm::kernels::attn_bwd_dq::atomic16})
+#define A16_CONFIG(causal_) (hipasm::kernels::attn_bwd_config{.head_dim = 128, .causal = causal_, .dq = hipasm::kernels::attn_bwd_dq::atomic16, .keys_per_wave = 48})
 HIPASM_ATTN_BWD_MAIN_KERNELS(attn_bwd_d128_a16, A16_CONFIG(false))
 HIPASM_ATTN_BWD_MAIN_KERNELS(attn_bwd_d128_causal_a16, A16_CONFIG(true))

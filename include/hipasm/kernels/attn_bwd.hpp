@@ -48,6 +48,8 @@
 //     gfx950: the double-K v_mfma_f32_32x32x16_bf16 (twice the rate) in every product, each
 //     taking two successive 32x32x8 k-steps' operands side by side (two b64 LDS reads where a
 //     k-step had one): half the MFMA cycles and power, so a higher clock at the same work.
+//     keys_per_wave = 48: attn_bwd_m16.hpp's main kernel instead (16x16 MFMAs, 192 keys a
+//     workgroup, query tiles of 16: a third fewer dQ atomics a key), the same arguments and launch.
 //  3. convert_dq: dQ = dtype(scale dq_acc), and (GQA/MQA, on workgroups of their own in the same
 //     launch) dK, dV = the sums of the partials over each kv head's query heads.
 // Masked scores (the causal diagonal, keys past seqlen_k) are -inf before the exponent; a row
@@ -84,16 +86,21 @@ struct attn_bwd_config {
   bool top_left = false;    // causal: query i sees keys j <= i (not j <= i + seqlen_k - seqlen_q)
   attn_dtype dtype = attn_dtype::bf16;  // Q, K, V, O, dO, dQ, dK, dV (and the GQA partials): bf16 or f16
   attn_bwd_dq dq = attn_bwd_dq::atomic;
-  uint32_t waves = 4;       // waves per workgroup, 32 keys each (4: the only count supported)
-  uint32_t lds_lookahead = 4;  // LDS operand reads in flight ahead of the MFMAs (2..8)
+  uint32_t waves = 4;       // waves per workgroup, keys_per_wave keys each (4: the only count supported)
+  uint32_t lds_lookahead = 4;  // LDS operand reads in flight ahead of the MFMAs (2..8; the 32x32 kernel's)
+  // keys a wave: 32 (32x32 MFMAs, query tiles of 32), or 48 (attn_bwd_m16.hpp: 16x16 MFMAs, query
+  // tiles of 16, 192 keys a workgroup: a third fewer dQ atomics a key; head_dim 128, dq atomic or
+  // atomic16)
+  uint32_t keys_per_wave = 32;
 
   constexpr uint32_t threads() const { return 64 * waves; }
-  constexpr uint32_t bn() const { return 32 * waves; }  // keys per workgroup
-  static constexpr uint32_t bm = 32;                     // queries per iteration
+  constexpr uint32_t bn() const { return keys_per_wave * waves; }  // keys per workgroup
+  constexpr bool m16() const { return keys_per_wave != 32; }
+  static constexpr uint32_t bm = 32;                     // queries per iteration (the 32x32 kernel)
   constexpr uint32_t k_tiles(uint32_t max_seqlen_k) const { return (max_seqlen_k + bn() - 1) / bn(); }
   constexpr uint32_t grid_x(uint32_t max_seqlen_k) const { return k_tiles(max_seqlen_k) > 0 ? k_tiles(max_seqlen_k) : 1; }
   // K^T (then dS in its place); the Q and dO row tiles; Q^T and dO^T (16-bit)
-  constexpr uint32_t lds_bytes() const { return (bn() * head_dim + 4 * head_dim * bm) * 2; }
+  constexpr uint32_t lds_bytes() const { return (bn() * head_dim + 4 * head_dim * (m16() ? 16 : bm)) * 2; }
   // dot_do_o / convert_dq: 256 threads, 8 elements each
   static constexpr uint32_t stream_threads = 256;
   constexpr uint32_t stream_rows() const { return stream_threads / (head_dim / 8); }  // (token, head) rows a workgroup
@@ -112,6 +119,9 @@ constexpr const char* attn_bwd_config_error(const attn_bwd_config& c) {
   // (fewer waves: more dQ blocks and staging a wave than 256 VGPRs hold; more: K^T past the LDS)
   if (c.waves != 4) return "attn_bwd: waves must be 4 (128 keys a workgroup)";
   if (c.lds_lookahead < 2 || c.lds_lookahead > 8) return "attn_bwd: lds_lookahead must be 2 to 8";
+  if (c.keys_per_wave != 32 && c.keys_per_wave != 48) return "attn_bwd: keys_per_wave must be 32 or 48";
+  if (c.m16() && c.head_dim != 128) return "attn_bwd: keys_per_wave 48 needs head_dim 128";
+  if (c.m16() && c.dq == attn_bwd_dq::recompute) return "attn_bwd: keys_per_wave 48 needs dq = atomic or atomic16";
   if (c.top_left && !c.causal) return "attn_bwd: top_left aligns the causal mask: it needs causal = true";
   if (c.lds_bytes() > 65536) return "attn_bwd: the K^T, Q, dO, Q^T, dO^T and dS tiles exceed 64 KiB of LDS (fewer waves)";
   if (c.dq == attn_bwd_dq::atomic16 &&
@@ -369,6 +379,14 @@ constexpr void attn_bwd_convert_dq_kernel(builder J, arg<uint16_t*> dq_ptr, arg<
 }
 
 template <attn_bwd_config C>
+constexpr void attn_bwd_kernel_m16(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*> dk_ptr, arg<uint16_t*> dv_ptr,
+                                   arg<const uint16_t*> q_ptr, arg<const uint16_t*> k_ptr, arg<const uint16_t*> v_ptr,
+                                   arg<const uint16_t*> do_ptr, arg<const float*> lse_ptr, arg<const float*> delta_ptr,
+                                   arg<const int*> cu_q, arg<const int*> cu_k, arg<unsigned> num_q_heads,
+                                   arg<unsigned> num_kv_heads, arg<unsigned> batch, arg<unsigned> k_tiles,
+                                   arg<float> scale_log2);
+
+template <attn_bwd_config C>
 constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*> dk_ptr, arg<uint16_t*> dv_ptr,
                                arg<const uint16_t*> q_ptr, arg<const uint16_t*> k_ptr, arg<const uint16_t*> v_ptr,
                                arg<const uint16_t*> do_ptr, arg<const float*> lse_ptr, arg<const float*> delta_ptr,
@@ -377,6 +395,11 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
                                arg<float> scale_log2) {
   static_assert(detail::attn_bwd_config_error(C) == nullptr,
                 std::string_view(detail::attn_bwd_config_error(C) ? detail::attn_bwd_config_error(C) : ""));
+  if constexpr (C.m16()) {
+    attn_bwd_kernel_m16<C>(J, dq_acc_ptr, dk_ptr, dv_ptr, q_ptr, k_ptr, v_ptr, do_ptr, lse_ptr, delta_ptr, cu_q, cu_k,
+                           num_q_heads, num_kv_heads, batch, k_tiles, scale_log2);
+    return;
+  } else {
   constexpr uint32_t D = C.head_dim, T = C.threads(), BN = C.bn(), BM = C.bm, W = C.waves;
   constexpr int DB = static_cast<int>(D / 32);  // 32-dim blocks
   constexpr int DS = static_cast<int>(D / 16);  // 16-dim slices of S and dP (a b128 read: two MFMAs)
@@ -963,6 +986,7 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
   };  // body
 
   J.If(n0 < sk, body);
+  }
 }
 
 
@@ -1278,6 +1302,8 @@ constexpr void attn_bwd_dq_kernel(builder J, arg<uint16_t*> dq_ptr, arg<const ui
 }
 
 }  // namespace hipasm::kernels
+
+#include "attn_bwd_m16.hpp"
 
 // Defines the HIP kernels name_dot_do_o, name, name_convert_dq and name_dq of configuration `cfg`
 // (parenthesized); arguments in the order of the kernel functions (see attn_bwd_launch.hpp).

@@ -48,11 +48,14 @@ constexpr auto varlen_sequence(builder& J, CuSeqlens cu_q, CuSeqlens cu_k, Batch
 // place by v_cvt_pk_f16_f32 where the target has it (gfx950), else by v_cvt_f16_f32 and its
 // SDWA high-half form (cvt_f16x2's; not v_cvt_pkrtz_f16_f32, which rounds toward zero).
 // f16 overflow gives +-inf.
+// (bf16: round = half_away, ties away from zero, for an MFMA operand whose ties do not matter: one
+// instruction less a value where the target has no v_cvt_pk_bf16_f32)
 template <attn_dtype T>
-constexpr void attn_pack2(builder& J, auto dst, const auto& a, const auto& b) {
+constexpr void attn_pack2(builder& J, auto dst, const auto& a, const auto& b,
+                          bf16_round round = bf16_round::nearest_even_finite) {
   using dtype::f32;
   if constexpr (T == attn_dtype::bf16) {
-    dst = cvt_bf16x2(a, b, bf16_round::nearest_even_finite).template as<dtype::u32>();
+    dst = cvt_bf16x2(a, b, round).template as<dtype::u32>();
   } else {
     auto reg = [&](const auto& x) {  // (an f32 expression into a register first)
       if constexpr (requires { x.to_operand(); }) {
