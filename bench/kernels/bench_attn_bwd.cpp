@@ -153,8 +153,9 @@ int main(int argc, char** argv) {
   const hipasm::kernels::attn_bwd_kernel_ref plain_rc{"attn_bwd_d128_rc", {.head_dim = D, .causal = false, .dq = RC}};
   const hipasm::kernels::attn_bwd_kernel_ref causal_rc{"attn_bwd_d128_causal_rc", {.head_dim = D, .causal = true, .dq = RC}};
   constexpr auto A16 = hipasm::kernels::attn_bwd_dq::atomic16;
-  const hipasm::kernels::attn_bwd_kernel_ref plain_a16{"attn_bwd_d128_a16", {.head_dim = D, .causal = false, .dq = A16, .keys_per_wave = 48}};
-  const hipasm::kernels::attn_bwd_kernel_ref causal_a16{"attn_bwd_d128_causal_a16", {.head_dim = D, .causal = true, .dq = A16, .keys_per_wave = 48}};
+  constexpr uint32_t kA16KeysPerWave = kGfx950 ? 32 : 48;  // (kernels/attn_bwd.hip's A16_KEYS_PER_WAVE)
+  const hipasm::kernels::attn_bwd_kernel_ref plain_a16{"attn_bwd_d128_a16", {.head_dim = D, .causal = false, .dq = A16, .keys_per_wave = kA16KeysPerWave}};
+  const hipasm::kernels::attn_bwd_kernel_ref causal_a16{"attn_bwd_d128_causal_a16", {.head_dim = D, .causal = true, .dq = A16, .keys_per_wave = kA16KeysPerWave}};
   const char* a16_cvt = std::getenv("HIPASM_ATTN_BWD_AITER_A16");
   const std::string aiter_a16 = a16_cvt && std::strcmp(a16_cvt, "rtne") == 0 ? "a16_rtne" : "a16";
   constexpr auto F16 = hipasm::kernels::attn_dtype::f16;

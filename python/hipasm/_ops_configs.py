@@ -259,13 +259,14 @@ def attn_bwd_dq(target, causal, max_seqlen_k):
 ATTN_BWD_DQ_SUFFIX = {"atomic": "", "recompute": "_rc", "atomic16": "_a16"}
 
 
-def attn_bwd_keys_per_wave(head_dim, dq):
-    """attn_bwd_config::keys_per_wave of the kernels below: 48 (the 16x16 MFMA main kernel, 192 keys
-    a workgroup) for head_dim 128 with atomic dQ, else 32 (128 keys a workgroup)."""
-    return 48 if head_dim == 128 and dq != "recompute" else 32
+def attn_bwd_keys_per_wave(head_dim, dq, target):
+    """attn_bwd_config::keys_per_wave of the kernels below (the bench's): 48 (the 16x16 MFMA main
+    kernel, 192 keys a workgroup) for head_dim 128 with dq "atomic", and "atomic16" but on gfx950
+    (where the 32x32 kernel's double-K MFMAs win), else 32 (128 keys a workgroup)."""
+    return 48 if head_dim == 128 and (dq == "atomic" or (dq == "atomic16" and target != "gfx950")) else 32
 
 
-def attn_bwd(head_dim, causal, dq="atomic", op="flash_attn_bwd", dtype="bf16"):
+def attn_bwd(head_dim, causal, dq="atomic", op="flash_attn_bwd", dtype="bf16", target="gfx942"):
     """attn_bwd.hpp: head_dim 64 or 128, 4 waves of attn_bwd_keys_per_wave keys; dq "atomic" (three kernels),
     "recompute" (name _rc: four kernels, the dQ one name_rc_dq) or "atomic16" (name _a16: dQ added
     by packed 16-bit atomics into dQ itself); dtype "bf16" or "f16" (name suffix _f16, after the
@@ -279,7 +280,7 @@ def attn_bwd(head_dim, causal, dq="atomic", op="flash_attn_bwd", dtype="bf16"):
     return [Kernel(f"attn_bwd_d{head_dim}_c{c}" + ATTN_BWD_DQ_SUFFIX[dq] + sfx, macro,
                    "attn_bwd.hpp", "attn_bwd_config", f".head_dim = {head_dim}, {_mask_fields(c)}{field}"
                    + (f", .dq = ::hipasm::kernels::attn_bwd_dq::{dq}" if dq != "atomic" else "")
-                   + (f", .keys_per_wave = {kpw}" if (kpw := attn_bwd_keys_per_wave(head_dim, dq)) != 32 else ""))]
+                   + (f", .keys_per_wave = {kpw}" if (kpw := attn_bwd_keys_per_wave(head_dim, dq, target)) != 32 else ""))]
 
 
 def mla_decode(num_heads, max_seqlen_q, fp8, page_size, target, op="mla_decode", q_fp8=False):

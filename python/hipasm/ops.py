@@ -750,7 +750,7 @@ def flash_attn_bwd(do, q, k, v, o, lse, causal=False, softmax_scale=None, cu_seq
     mode = "atomic16" if a16 else _cfg.attn_bwd_dq(_target(), code, int(max_seqlen_k))
     rc = mode == "recompute"
     what = f"head_dim={head_dim} causal={causal!r} dq={mode} dtype={dt}"
-    rule = lambda: _cfg.attn_bwd(head_dim, causal, mode, dtype=dt)
+    rule = lambda: _cfg.attn_bwd(head_dim, causal, mode, dtype=dt, target=_target())
     match = lambda c: c[0] == head_dim and c[1] == code and c[2] == _cfg.ATTN_BWD_DQ_SUFFIX[mode] and c[3] == sfx
     main, _ = _find("attn_bwd", match, rule, what)
     odo, _ = _find("attn_bwd_odo", match, rule, what)
@@ -774,7 +774,7 @@ def flash_attn_bwd(do, q, k, v, o, lse, causal=False, softmax_scale=None, cu_seq
         odo((stream, 1, 1), ATTN_BWD_STREAM_THREADS, delta, dq_acc, o, do, cu_seqlens_q, hq, batch)
         dk_out, dv_out = (_empty(k, (total_k, hq, head_dim)), _empty(v, (total_k, hq, head_dim))) if gqa else (dk, dv)
         # attn_bwd_config::grid_x: 4 waves of keys_per_wave keys a workgroup
-        bn = 4 * _cfg.attn_bwd_keys_per_wave(head_dim, "recompute" if rc else "atomic16" if a16 else "atomic")
+        bn = 4 * _cfg.attn_bwd_keys_per_wave(head_dim, mode, _target())
         k_tiles = max(1, (int(max_seqlen_k) + bn - 1) // bn)
         scale_log2 = float(softmax_scale) * 1.4426950408889634
         main((k_tiles, hq, batch), 256, dq_acc, dk_out, dv_out, q, k, v, do, lse, delta, cu_seqlens_q, cu_seqlens_k,
