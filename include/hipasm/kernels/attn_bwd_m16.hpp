@@ -186,14 +186,26 @@ constexpr void attn_bwd_kernel_m16(builder J, arg<float*> dq_acc_ptr, arg<uint16
     loff = (m.as<u32>() + trow) << 2;
     B.load(dst, at(loff));
   };
+  // The transposed tiles' rows (32 bytes, four a 128-byte bank line) are placed permuted within
+  // aligned groups of 4: row r at (r & ~3) | ((r + r / 8) & 3). A b32 write's 32 lanes (rows 8 dc
+  // + e of 4 dim chunks) then fill the 4 quarters of the bank line, not one (4-way conflicts), and
+  // a b64 read's 16 rows 16 db .. + 15 are still those 16 rows.
+  auto t_row = [&](const auto& r) {
+    auto p = J.vgpr<u32>();
+    p = (r & ~3u) | ((r + (r >> 3u)) & 3u);
+    return p;
+  };
   lds_addr ua_rows[2], ua_cols[8];
   {
     auto trw = J.vgpr<u32>(), tcl = J.vgpr<u32>();
     trw = qtile * D + ucol;
     tcl = urow & (BM - 1);
     for (int r = 0; r < 2; ++r) ua_rows[r] = QO.addr(at(urow) + r, multiple_of(ucol, 8));
-    for (int e = 0; e < 8; ++e) ua_cols[e] = QOT.addr(at(trw) + e, multiple_of(tcl, 2));
+    for (int e = 0; e < 8; ++e) ua_cols[e] = QOT.addr(t_row(trw + static_cast<uint32_t>(e)), multiple_of(tcl, 2));
   }
+  // (the reads: rows 16 db + l16, whose place depends on l16 and on db's parity)
+  auto trd = J.vgpr<u32>(2);
+  for (int par = 0; par < 2; ++par) trd[par] = t_row(l16 + static_cast<uint32_t>(16 * par));
   auto store_tile = [&] {
     J.wait_for(stg);
     for (int r = 0; r < 2; ++r) QO.store(stg.slice(4 * r, 4), ua_rows[r]);
@@ -412,7 +424,7 @@ constexpr void attn_bwd_kernel_m16(builder J, arg<float*> dq_acc_ptr, arg<uint16
     // kb + 1 and dS of block kb are made (and dS stored) under block kb's dV^T MFMAs
     auto oT = J.vgpr<u32>(DB, 2).named("do_t"), qT = J.vgpr<u32>(DB, 2).named("q_t");
     auto read_t = [&](lds_view V, auto dst) {
-      for (int db = 0; db < DB; ++db) V.load(dst[db], at(l16) + 16 * db, multiple_of(trow, 4));
+      for (int db = 0; db < DB; ++db) V.load(dst[db], at(trd[db % 2]) + 16 * (db - db % 2), multiple_of(trow, 4));
     };
     auto tprod = [&](auto aT, auto accs, auto b, int kb, auto after) {
       if (kb == 0) J.wait_for(aT);
