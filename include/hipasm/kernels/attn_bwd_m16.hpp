@@ -58,41 +58,15 @@ constexpr void attn_bwd_kernel_m16(builder J, arg<float*> dq_acc_ptr, arg<uint16
   // nearest-even conversion (gfx942: 3 VALU a pair, not 5)
   constexpr bf16_round PR = isa::find_instr("v_cvt_pk_bf16_f32") >= 0 ? bf16_round::nearest_even_finite : bf16_round::half_away;
 
-  // workgroup -> key tile (slowest), (head, sequence) rotated by it under causal: attn_bwd_kernel's
-  auto kt = J.sgpr<u32>(), head = J.sgpr<u32>(), bidx = J.sgpr<u32>();
-  {
-    auto id = J.sgpr<u32>(), hb = J.sgpr<u32>(), nhb = J.sgpr<u32>();
-    nhb = num_q_heads * batch;
-    id = J.workgroup_id_x() + k_tiles * (J.workgroup_id_y() + num_q_heads * J.workgroup_id_z());
-    kt = id / nhb;
-    if constexpr (C.causal) hb = (id + kt) % nhb;
-    else hb = id % nhb;
-    head = hb % num_q_heads;
-    bidx = hb / num_q_heads;
-  }
+  auto [kt, head, bidx] = detail::attn_bwd_workgroup<C>(J, num_q_heads, batch, k_tiles);
   auto [qse, kse, totq, sq, sk] = detail::varlen_sequence(J, cu_q, cu_k, batch, bidx);
   auto n0 = J.sgpr<i32>();
-  n0 = (kt * BN).as<i32>();
+  n0 = (kt * BN).template as<i32>();
 
   auto body = [&] {
-  auto [kvh, q_stride, kv_stride] = detail::varlen_heads<D>(J, head, num_q_heads, num_kv_heads);
-  auto nrec = J.sgpr<u32>(), shift = J.sgpr<u32>();
-  nrec = sq.as<u32>() * q_stride;
-  auto Qb = make_buffer(J, q_ptr, nrec), dOb = make_buffer(J, do_ptr, nrec);
-  shift = qse[0] * q_stride + head * (D * 2);
-  Qb.shift_base(shift);
-  dOb.shift_base(shift);
-  nrec = nrec + nrec;  // (f32)
-  auto Ab = make_buffer(J, dq_acc_ptr, nrec);
-  shift = shift + shift;
-  Ab.shift_base(shift);
-  auto [Kb, Vb] = detail::varlen_kv_buffers<D>(J, sk, kse[0], kv_stride, kvh, k_ptr, v_ptr);
-  nrec = sk.as<u32>() * q_stride;
-  auto dKb = make_buffer(J, dk_ptr, nrec), dVb = make_buffer(J, dv_ptr, nrec);
-  shift = kse[0] * q_stride + head * (D * 2);
-  dKb.shift_base(shift);
-  dVb.shift_base(shift);
-  auto [Lb, Db] = detail::varlen_row_buffers(J, sq, head, totq, qse[0], lse_ptr, delta_ptr);
+  auto [q_stride, kv_stride, Qb, dOb, Ab, Kb, Vb, dKb, dVb, Lb, Db, dqbase] = detail::attn_bwd_main_buffers<C>(
+      J, dq_acc_ptr, dk_ptr, dv_ptr, q_ptr, k_ptr, v_ptr, do_ptr, lse_ptr, delta_ptr, num_q_heads, num_kv_heads, head,
+      qse[0], kse[0], totq, sq, sk);
 
   auto tid = J.thread_id_x();
   auto lane = J.vgpr<u32>(), l16 = J.vgpr<u32>(), grp = J.vgpr<u32>(), wave = J.sgpr<u32>();
@@ -316,14 +290,12 @@ constexpr void attn_bwd_kernel_m16(builder J, arg<float*> dq_acc_ptr, arg<uint16
   // seqlen_q hold dQ = 0: their offsets are clamped to the sequence's last row (adding 0).
   auto qodd = J.vgpr<u32>(), lcol = J.vgpr<u32>(A16 ? QB : 1), lim = J.vgpr<u32>(A16 ? QB : 1), psel = J.vgpr<u32>();
   auto lrow = J.vgpr<u32>();  // the lane's first row in a tile
-  auto dqbase = J.sgpr<u64>();
   if constexpr (A16) {
-    dqbase = dq_acc_ptr + mul_wide(qse[0] * q_stride + head * (D * 2), 1u);
     qodd = lane & 1u;
     lrow = trow + qodd;
     psel = select(qodd != 0u, 0x03020706u, 0x05040100u);
     auto sq1 = J.sgpr<u32>();
-    sq1 = (sq - 1).as<u32>() * q_stride;
+    sq1 = (sq - 1).template as<u32>() * q_stride;
     for (int j = 0; j < QB; ++j) {
       lcol[j] = (bc[j] - qodd) << 1;
       lim[j] = lcol[j] + sq1;
