@@ -216,6 +216,33 @@ constexpr void attn_bwd_rows_through_lds(builder J, const View& S, Frags f, lds_
   J.s_waitcnt(lgkmcnt(0));
 }
 
+// The main kernels' LDS: K^T (D x BN; dS, BM x BN, takes its place once every wave holds its dQ
+// operands from it), the Q and dO row tiles (BM x D; QO: Q's rows then dO's, one view: a lane's
+// unit writes either by its row), Q^T and dO^T (D x BM; QOT likewise). Q^T, dO^T and dS are read
+// 8 bytes a lane (b64, 16-lane bank groups: 16 rows of one column), so they swizzle 8-byte chunks:
+// 16 rows of a column on 16 distinct bank pairs (rows under 128 bytes: one pattern a bank line).
+struct attn_bwd_lds {
+  lds_view KT, QS, OS, QO, SS, QT, OT, QOT;
+};
+template <uint32_t D, uint32_t BM, uint32_t BN>
+constexpr attn_bwd_lds attn_bwd_main_lds(builder J) {
+  lds_pool pool(J);
+  constexpr lds_layout LKT = attn_bwd_b64_layout(D, BN), LR = gemm_tile_layout(BM, D), LR2 = gemm_tile_layout(2 * BM, D),
+                       LT = attn_bwd_b64_layout(D, BM), LT2 = attn_bwd_b64_layout(2 * D, BM), LS = attn_bwd_b64_layout(BM, BN);
+  constexpr uint32_t RB = LR.bytes();
+  static_assert(LS.bytes() <= LKT.bytes());
+  const lds_view KT = pool.view(LKT);
+  const lds_ref rows = pool.alloc(2 * RB), tr = pool.alloc(2 * LT.bytes());
+  return {KT,
+          lds_view(lds_ref{rows.offset, RB}, LR),
+          lds_view(lds_ref{rows.offset + RB, RB}, LR),
+          lds_view(lds_ref{rows.offset, 2 * RB}, LR2),
+          lds_view(lds_ref{KT.base, LS.bytes()}, LS),
+          lds_view(lds_ref{tr.offset, LT.bytes()}, LT),
+          lds_view(lds_ref{tr.offset + LT.bytes(), LT.bytes()}, LT),
+          lds_view(tr, LT2)};
+}
+
 // Workgroup id (x fastest) -> key tile (slowest), then (head, sequence) rotated by the key
 // tile: dispatched in that order, the causal grids' longest workgroups (the first key tiles
 // see the most query tiles) go first and the short ones fill the last round, and an XCD (dealt
@@ -509,24 +536,7 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
   // ---- LDS: K^T (D x BN) for the whole kernel; per query tile Q and dO in rows (BM x D: the A
   // operands of S and dP) and transposed (D x BM: those of dV^T and dK^T), and dS (BM x BN: dQ's
   // A operand) over the row tiles once every wave's S and dP are done.
-  lds_pool pool(J);
-  // Q^T, dO^T and dS are read 8 bytes a lane (b64, 16-lane bank groups: rows l32 .. + 15 of one
-  // column), so they swizzle 8-byte chunks: 16 rows of a column on 16 distinct bank pairs (Q^T's
-  // 64-byte rows: two rows a 128-byte bank line, one pattern per row pair)
-  constexpr auto b64_layout = detail::attn_bwd_b64_layout;
-  constexpr lds_layout LKT = b64_layout(D, BN), LR = detail::gemm_tile_layout(BM, D),
-                       LR2 = detail::gemm_tile_layout(2 * BM, D), LT = b64_layout(D, BM), LT2 = b64_layout(2 * D, BM),
-                       LS = b64_layout(BM, BN);
-  constexpr uint32_t RB = LR.bytes();
-  static_assert(LS.bytes() <= LKT.bytes());
-  const lds_view KT = pool.view(LKT);
-  const lds_ref rows = pool.alloc(2 * RB), tr = pool.alloc(2 * LT.bytes());
-  // QO, QOT: Q's rows then dO's (one view each: a lane's unit writes either by its row). dS
-  // takes K^T's place once every wave holds its dQ operands from K^T in VGPRs.
-  const lds_view QS(lds_ref{rows.offset, RB}, LR), OS(lds_ref{rows.offset + RB, RB}, LR),
-      QO(lds_ref{rows.offset, 2 * RB}, LR2), SS(lds_ref{KT.base, LS.bytes()}, LS);
-  const lds_view QT(lds_ref{tr.offset, LT.bytes()}, LT), OT(lds_ref{tr.offset + LT.bytes(), LT.bytes()}, LT),
-      QOT(tr, LT2);
+  const auto [KT, QS, OS, QO, SS, QT, OT, QOT] = detail::attn_bwd_main_lds<D, BM, BN>(J);
 
   // K and V rows of the wave's keys (S's and dP's B operands): lane (i, h) holds dims 16p + 8h
   // .. + 7 of key 32w + i (attn_fwd's k order: lane half h reads dims 16p + 8h .. of both operands)
@@ -538,7 +548,7 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
     // kernel's Q and dO (8 cache lines an instruction, not 32: the CU's address path)
     constexpr uint32_t CPR = D / 8, RPI = 64 / CPR;
     constexpr lds_layout LW{.rows = BN, .cols = D, .elem_bytes = 2, .swz_chunk = 16, .swz_groups = 8};
-    static_assert(32 / RPI == DS && LW.bytes() <= LKT.bytes());
+    static_assert(32 / RPI == DS && LW.bytes() <= detail::attn_bwd_b64_layout(D, BN).bytes());
     const lds_view WS(lds_ref{KT.base, LW.bytes()}, LW);
     auto srow = J.vgpr<u32>(), scol = J.vgpr<u32>(), off = J.vgpr<u32>(), c8k = J.vgpr<u32>();
     srow = wave * 32u + (lane >> hipasm::detail::log2u(CPR));

@@ -77,19 +77,7 @@ constexpr void attn_bwd_kernel_m16(builder J, arg<float*> dq_acc_ptr, arg<uint16
 
   // ---- LDS: K^T (D x BN; then dS, BM x BN, in its place), Q and dO rows (BM x D), Q^T and dO^T
   // (D x BM). The b64-read tiles swizzle 8-byte chunks (16 rows of a column on distinct banks).
-  lds_pool pool(J);
-  constexpr auto b64_layout = detail::attn_bwd_b64_layout;
-  constexpr lds_layout LKT = b64_layout(D, BN), LR = detail::gemm_tile_layout(BM, D),
-                       LR2 = detail::gemm_tile_layout(2 * BM, D), LT = b64_layout(D, BM), LT2 = b64_layout(2 * D, BM),
-                       LS = b64_layout(BM, BN);
-  constexpr uint32_t RB = LR.bytes();
-  static_assert(LS.bytes() <= LKT.bytes());
-  const lds_view KT = pool.view(LKT);
-  const lds_ref rows = pool.alloc(2 * RB), tr = pool.alloc(2 * LT.bytes());
-  const lds_view QS(lds_ref{rows.offset, RB}, LR), OS(lds_ref{rows.offset + RB, RB}, LR),
-      QO(lds_ref{rows.offset, 2 * RB}, LR2), SS(lds_ref{KT.base, LS.bytes()}, LS);
-  const lds_view QT(lds_ref{tr.offset, LT.bytes()}, LT), OT(lds_ref{tr.offset + LT.bytes(), LT.bytes()}, LT),
-      QOT(tr, LT2);
+  const auto [KT, QS, OS, QO, SS, QT, OT, QOT] = detail::attn_bwd_main_lds<D, BM, BN>(J);
 
   auto kbase = J.vgpr<u32>();  // the lane's key in block 0 (of the workgroup's)
   kbase = wave * KPW + l16;
