@@ -216,6 +216,99 @@ constexpr void attn_bwd_rows_through_lds(builder J, const View& S, Frags f, lds_
   J.s_waitcnt(lgkmcnt(0));
 }
 
+// The main kernels' LDS: K^T (D x BN; dS, BM x BN, takes its place once every wave holds its dQ
+// operands from it), the Q and dO row tiles (BM x D; QO: Q's rows then dO's, one view: a lane's
+// unit writes either by its row), Q^T and dO^T (D x BM; QOT likewise). Q^T, dO^T and dS are read
+// 8 bytes a lane (b64, 16-lane bank groups: 16 rows of one column), so they swizzle 8-byte chunks:
+// 16 rows of a column on 16 distinct bank pairs (rows under 128 bytes: one pattern a bank line).
+struct attn_bwd_lds {
+  lds_view KT, QS, OS, QO, SS, QT, OT, QOT;
+};
+template <uint32_t D, uint32_t BM, uint32_t BN>
+constexpr attn_bwd_lds attn_bwd_main_lds(builder J) {
+  lds_pool pool(J);
+  constexpr lds_layout LKT = attn_bwd_b64_layout(D, BN), LR = gemm_tile_layout(BM, D), LR2 = gemm_tile_layout(2 * BM, D),
+                       LT = attn_bwd_b64_layout(D, BM), LT2 = attn_bwd_b64_layout(2 * D, BM), LS = attn_bwd_b64_layout(BM, BN);
+  constexpr uint32_t RB = LR.bytes();
+  static_assert(LS.bytes() <= LKT.bytes());
+  const lds_view KT = pool.view(LKT);
+  const lds_ref rows = pool.alloc(2 * RB), tr = pool.alloc(2 * LT.bytes());
+  return {KT,
+          lds_view(lds_ref{rows.offset, RB}, LR),
+          lds_view(lds_ref{rows.offset + RB, RB}, LR),
+          lds_view(lds_ref{rows.offset, 2 * RB}, LR2),
+          lds_view(lds_ref{KT.base, LS.bytes()}, LS),
+          lds_view(lds_ref{tr.offset, LT.bytes()}, LT),
+          lds_view(lds_ref{tr.offset + LT.bytes(), LT.bytes()}, LT),
+          lds_view(tr, LT2)};
+}
+
+// Workgroup id (x fastest) -> key tile (slowest), then (head, sequence) rotated by the key
+// tile: dispatched in that order, the causal grids' longest workgroups (the first key tiles
+// see the most query tiles) go first and the short ones fill the last round, and an XCD (dealt
+// workgroups round-robin) gets an equal share of each key tile, of different heads for
+// successive key tiles (on the MI300X model, b4 h32 s2048 causal: 2100 us with the key tile
+// fastest, 1484 key tile slowest, 1438 rotated). Without the causal imbalance the rotation
+// goes: with heads x batch a multiple of the XCDs, a head's key tiles share an XCD and its L2
+// (its Q, dO tiles and dq_acc rows). (The main kernels' mapping.)
+template <attn_bwd_config C>
+constexpr auto attn_bwd_workgroup(builder J, arg<unsigned> num_q_heads, arg<unsigned> batch, arg<unsigned> k_tiles) {
+  auto kt = J.sgpr<u32>(), head = J.sgpr<u32>(), bidx = J.sgpr<u32>();
+  auto id = J.sgpr<u32>(), hb = J.sgpr<u32>(), nhb = J.sgpr<u32>();
+  nhb = num_q_heads * batch;
+  id = J.workgroup_id_x() + k_tiles * (J.workgroup_id_y() + num_q_heads * J.workgroup_id_z());
+  kt = id / nhb;
+  if constexpr (C.causal) hb = (id + kt) % nhb;
+  else hb = id % nhb;
+  head = hb % num_q_heads;
+  bidx = hb / num_q_heads;
+  struct wg {
+    decltype(kt) kt, head, bidx;
+  };
+  return wg{kt, head, bidx};
+}
+
+// The main kernels' buffers, from the sequence's first token and the head (query or kv), sized to
+// the sequence: rows past it read zeros, their stores are dropped. dK and dV go to [total_k,
+// num_q_heads, head_dim] tensors (the kernel's dk / dv: the outputs themselves when there is one
+// query head a kv head, else the partial-sum workspaces convert_dq adds up). dqbase (atomic16):
+// the sequence's and head's first dQ element (the atomics' base).
+template <attn_bwd_config C, class Start, class Tot, class Len>
+constexpr auto attn_bwd_main_buffers(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*> dk_ptr, arg<uint16_t*> dv_ptr,
+                                     arg<const uint16_t*> q_ptr, arg<const uint16_t*> k_ptr, arg<const uint16_t*> v_ptr,
+                                     arg<const uint16_t*> do_ptr, arg<const float*> lse_ptr,
+                                     arg<const float*> delta_ptr, arg<unsigned> num_q_heads,
+                                     arg<unsigned> num_kv_heads, const gpr<dtype::u32>& head, const Start& q_start,
+                                     const Start& k_start, const Tot& totq, const Len& sq, const Len& sk) {
+  constexpr uint32_t D = C.head_dim;
+  auto [kvh, q_stride, kv_stride] = varlen_heads<D>(J, head, num_q_heads, num_kv_heads);
+  auto nrec = J.sgpr<u32>(), shift = J.sgpr<u32>();
+  nrec = sq.template as<u32>() * q_stride;
+  auto Qb = make_buffer(J, q_ptr, nrec), dOb = make_buffer(J, do_ptr, nrec);
+  shift = q_start * q_stride + head * (D * 2);
+  Qb.shift_base(shift);
+  dOb.shift_base(shift);
+  auto dqbase = J.sgpr<u64>();
+  if constexpr (C.dq == attn_bwd_dq::atomic16) dqbase = dq_acc_ptr + mul_wide(shift, 1u);
+  nrec = nrec + nrec;  // (f32)
+  auto Ab = make_buffer(J, dq_acc_ptr, nrec);
+  shift = shift + shift;
+  Ab.shift_base(shift);
+  auto [Kb, Vb] = varlen_kv_buffers<D>(J, sk, k_start, kv_stride, kvh, k_ptr, v_ptr);
+  nrec = sk.template as<u32>() * q_stride;
+  auto dKb = make_buffer(J, dk_ptr, nrec), dVb = make_buffer(J, dv_ptr, nrec);
+  shift = k_start * q_stride + head * (D * 2);
+  dKb.shift_base(shift);
+  dVb.shift_base(shift);
+  auto [Lb, Db] = varlen_row_buffers(J, sq, head, totq, q_start, lse_ptr, delta_ptr);
+  struct bufs {
+    decltype(q_stride) q_stride, kv_stride;
+    buffer Qb, dOb, Ab, Kb, Vb, dKb, dVb, Lb, Db;
+    decltype(dqbase) dqbase;
+  };
+  return bufs{q_stride, kv_stride, Qb, dOb, Ab, Kb, Vb, dKb, dVb, Lb, Db, dqbase};
+}
+
 }  // namespace detail
 
 // dot_do_o: D[h][t] = sum_d dO[t][h][d] O[t][h][d] (f32), and dq_acc = 0 (dq = atomic16: dq_acc_ptr
@@ -414,55 +507,15 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
   constexpr bool RC = C.dq == attn_bwd_dq::recompute;  // no dQ here (attn_bwd_dq_kernel's)
   constexpr bool A16 = C.dq == attn_bwd_dq::atomic16;   // dq_acc_ptr is dQ (the dtype)
 
-  // Workgroup id (x fastest) -> key tile (slowest), then (head, sequence) rotated by the key
-  // tile: dispatched in that order, the causal grids' longest workgroups (the first key tiles
-  // see the most query tiles) go first and the short ones fill the last round, and an XCD (dealt
-  // workgroups round-robin) gets an equal share of each key tile, of different heads for
-  // successive key tiles (on the MI300X model, b4 h32 s2048 causal: 2100 us with the key tile
-  // fastest, 1484 key tile slowest, 1438 rotated). Without the causal imbalance the rotation
-  // goes: with heads x batch a multiple of the XCDs, a head's key tiles share an XCD and its L2
-  // (its Q, dO tiles and dq_acc rows).
-  auto kt = J.sgpr<u32>(), head = J.sgpr<u32>(), bidx = J.sgpr<u32>();
-  {
-    auto id = J.sgpr<u32>(), hb = J.sgpr<u32>(), nhb = J.sgpr<u32>();
-    nhb = num_q_heads * batch;
-    id = J.workgroup_id_x() + k_tiles * (J.workgroup_id_y() + num_q_heads * J.workgroup_id_z());
-    kt = id / nhb;
-    if constexpr (C.causal) hb = (id + kt) % nhb;
-    else hb = id % nhb;
-    head = hb % num_q_heads;
-    bidx = hb / num_q_heads;
-  }
+  auto [kt, head, bidx] = detail::attn_bwd_workgroup<C>(J, num_q_heads, batch, k_tiles);
   auto [qse, kse, totq, sq, sk] = detail::varlen_sequence(J, cu_q, cu_k, batch, bidx);
   auto n0 = J.sgpr<i32>();
-  n0 = (kt * BN).as<i32>();
+  n0 = (kt * BN).template as<i32>();
 
   auto body = [&] {
-  auto [kvh, q_stride, kv_stride] = detail::varlen_heads<D>(J, head, num_q_heads, num_kv_heads);
-  // Buffers from the sequence's first token and the head (query or kv), sized to the sequence:
-  // rows past it read zeros, their stores are dropped. dK and dV go to [total_k, num_q_heads,
-  // head_dim] tensors (the kernel's dk / dv: the outputs themselves when there is one query head a
-  // kv head, else the partial-sum workspaces convert_dq adds up).
-  auto nrec = J.sgpr<u32>(), shift = J.sgpr<u32>();
-  nrec = sq.as<u32>() * q_stride;
-  auto Qb = make_buffer(J, q_ptr, nrec), dOb = make_buffer(J, do_ptr, nrec);
-  shift = qse[0] * q_stride + head * (D * 2);
-  Qb.shift_base(shift);
-  dOb.shift_base(shift);
-  // atomic16: the sequence's and head's first dQ element (the atomics' base)
-  auto dqbase = J.sgpr<u64>();
-  if constexpr (A16) dqbase = dq_acc_ptr + mul_wide(shift, 1u);
-  nrec = nrec + nrec;  // (f32)
-  auto Ab = make_buffer(J, dq_acc_ptr, nrec);
-  shift = shift + shift;
-  Ab.shift_base(shift);
-  auto [Kb, Vb] = detail::varlen_kv_buffers<D>(J, sk, kse[0], kv_stride, kvh, k_ptr, v_ptr);
-  nrec = sk.as<u32>() * q_stride;
-  auto dKb = make_buffer(J, dk_ptr, nrec), dVb = make_buffer(J, dv_ptr, nrec);
-  shift = kse[0] * q_stride + head * (D * 2);
-  dKb.shift_base(shift);
-  dVb.shift_base(shift);
-  auto [Lb, Db] = detail::varlen_row_buffers(J, sq, head, totq, qse[0], lse_ptr, delta_ptr);
+  auto [q_stride, kv_stride, Qb, dOb, Ab, Kb, Vb, dKb, dVb, Lb, Db, dqbase] = detail::attn_bwd_main_buffers<C>(
+      J, dq_acc_ptr, dk_ptr, dv_ptr, q_ptr, k_ptr, v_ptr, do_ptr, lse_ptr, delta_ptr, num_q_heads, num_kv_heads, head,
+      qse[0], kse[0], totq, sq, sk);
 
   auto tid = J.thread_id_x();
   constexpr const mfma_atom& AT = mfma_atom_of("v_mfma_f32_32x32x8_bf16");
@@ -483,24 +536,7 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
   // ---- LDS: K^T (D x BN) for the whole kernel; per query tile Q and dO in rows (BM x D: the A
   // operands of S and dP) and transposed (D x BM: those of dV^T and dK^T), and dS (BM x BN: dQ's
   // A operand) over the row tiles once every wave's S and dP are done.
-  lds_pool pool(J);
-  // Q^T, dO^T and dS are read 8 bytes a lane (b64, 16-lane bank groups: rows l32 .. + 15 of one
-  // column), so they swizzle 8-byte chunks: 16 rows of a column on 16 distinct bank pairs (Q^T's
-  // 64-byte rows: two rows a 128-byte bank line, one pattern per row pair)
-  constexpr auto b64_layout = detail::attn_bwd_b64_layout;
-  constexpr lds_layout LKT = b64_layout(D, BN), LR = detail::gemm_tile_layout(BM, D),
-                       LR2 = detail::gemm_tile_layout(2 * BM, D), LT = b64_layout(D, BM), LT2 = b64_layout(2 * D, BM),
-                       LS = b64_layout(BM, BN);
-  constexpr uint32_t RB = LR.bytes();
-  static_assert(LS.bytes() <= LKT.bytes());
-  const lds_view KT = pool.view(LKT);
-  const lds_ref rows = pool.alloc(2 * RB), tr = pool.alloc(2 * LT.bytes());
-  // QO, QOT: Q's rows then dO's (one view each: a lane's unit writes either by its row). dS
-  // takes K^T's place once every wave holds its dQ operands from K^T in VGPRs.
-  const lds_view QS(lds_ref{rows.offset, RB}, LR), OS(lds_ref{rows.offset + RB, RB}, LR),
-      QO(lds_ref{rows.offset, 2 * RB}, LR2), SS(lds_ref{KT.base, LS.bytes()}, LS);
-  const lds_view QT(lds_ref{tr.offset, LT.bytes()}, LT), OT(lds_ref{tr.offset + LT.bytes(), LT.bytes()}, LT),
-      QOT(tr, LT2);
+  const auto [KT, QS, OS, QO, SS, QT, OT, QOT] = detail::attn_bwd_main_lds<D, BM, BN>(J);
 
   // K and V rows of the wave's keys (S's and dP's B operands): lane (i, h) holds dims 16p + 8h
   // .. + 7 of key 32w + i (attn_fwd's k order: lane half h reads dims 16p + 8h .. of both operands)
@@ -512,7 +548,7 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
     // kernel's Q and dO (8 cache lines an instruction, not 32: the CU's address path)
     constexpr uint32_t CPR = D / 8, RPI = 64 / CPR;
     constexpr lds_layout LW{.rows = BN, .cols = D, .elem_bytes = 2, .swz_chunk = 16, .swz_groups = 8};
-    static_assert(32 / RPI == DS && LW.bytes() <= LKT.bytes());
+    static_assert(32 / RPI == DS && LW.bytes() <= detail::attn_bwd_b64_layout(D, BN).bytes());
     const lds_view WS(lds_ref{KT.base, LW.bytes()}, LW);
     auto srow = J.vgpr<u32>(), scol = J.vgpr<u32>(), off = J.vgpr<u32>(), c8k = J.vgpr<u32>();
     srow = wave * 32u + (lane >> hipasm::detail::log2u(CPR));
@@ -708,7 +744,7 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
     lrow = trow + qodd;
     psel = select(qodd != 0u, 0x03020706u, 0x05040100u);  // odd: the other's high half, its own; even: own low, the other's
     auto sq1 = J.sgpr<u32>();
-    sq1 = (sq - 1).as<u32>() * q_stride;
+    sq1 = (sq - 1).template as<u32>() * q_stride;
     for (int j = 0; j < QBW; ++j) {
       lcol[j] = (bc[j] - qodd) << 1;
       lim[j] = lcol[j] + sq1;

@@ -58,41 +58,15 @@ constexpr void attn_bwd_kernel_m16(builder J, arg<float*> dq_acc_ptr, arg<uint16
   // nearest-even conversion (gfx942: 3 VALU a pair, not 5)
   constexpr bf16_round PR = isa::find_instr("v_cvt_pk_bf16_f32") >= 0 ? bf16_round::nearest_even_finite : bf16_round::half_away;
 
-  // workgroup -> key tile (slowest), (head, sequence) rotated by it under causal: attn_bwd_kernel's
-  auto kt = J.sgpr<u32>(), head = J.sgpr<u32>(), bidx = J.sgpr<u32>();
-  {
-    auto id = J.sgpr<u32>(), hb = J.sgpr<u32>(), nhb = J.sgpr<u32>();
-    nhb = num_q_heads * batch;
-    id = J.workgroup_id_x() + k_tiles * (J.workgroup_id_y() + num_q_heads * J.workgroup_id_z());
-    kt = id / nhb;
-    if constexpr (C.causal) hb = (id + kt) % nhb;
-    else hb = id % nhb;
-    head = hb % num_q_heads;
-    bidx = hb / num_q_heads;
-  }
+  auto [kt, head, bidx] = detail::attn_bwd_workgroup<C>(J, num_q_heads, batch, k_tiles);
   auto [qse, kse, totq, sq, sk] = detail::varlen_sequence(J, cu_q, cu_k, batch, bidx);
   auto n0 = J.sgpr<i32>();
-  n0 = (kt * BN).as<i32>();
+  n0 = (kt * BN).template as<i32>();
 
   auto body = [&] {
-  auto [kvh, q_stride, kv_stride] = detail::varlen_heads<D>(J, head, num_q_heads, num_kv_heads);
-  auto nrec = J.sgpr<u32>(), shift = J.sgpr<u32>();
-  nrec = sq.as<u32>() * q_stride;
-  auto Qb = make_buffer(J, q_ptr, nrec), dOb = make_buffer(J, do_ptr, nrec);
-  shift = qse[0] * q_stride + head * (D * 2);
-  Qb.shift_base(shift);
-  dOb.shift_base(shift);
-  nrec = nrec + nrec;  // (f32)
-  auto Ab = make_buffer(J, dq_acc_ptr, nrec);
-  shift = shift + shift;
-  Ab.shift_base(shift);
-  auto [Kb, Vb] = detail::varlen_kv_buffers<D>(J, sk, kse[0], kv_stride, kvh, k_ptr, v_ptr);
-  nrec = sk.as<u32>() * q_stride;
-  auto dKb = make_buffer(J, dk_ptr, nrec), dVb = make_buffer(J, dv_ptr, nrec);
-  shift = kse[0] * q_stride + head * (D * 2);
-  dKb.shift_base(shift);
-  dVb.shift_base(shift);
-  auto [Lb, Db] = detail::varlen_row_buffers(J, sq, head, totq, qse[0], lse_ptr, delta_ptr);
+  auto [q_stride, kv_stride, Qb, dOb, Ab, Kb, Vb, dKb, dVb, Lb, Db, dqbase] = detail::attn_bwd_main_buffers<C>(
+      J, dq_acc_ptr, dk_ptr, dv_ptr, q_ptr, k_ptr, v_ptr, do_ptr, lse_ptr, delta_ptr, num_q_heads, num_kv_heads, head,
+      qse[0], kse[0], totq, sq, sk);
 
   auto tid = J.thread_id_x();
   auto lane = J.vgpr<u32>(), l16 = J.vgpr<u32>(), grp = J.vgpr<u32>(), wave = J.sgpr<u32>();
@@ -103,19 +77,7 @@ constexpr void attn_bwd_kernel_m16(builder J, arg<float*> dq_acc_ptr, arg<uint16
 
   // ---- LDS: K^T (D x BN; then dS, BM x BN, in its place), Q and dO rows (BM x D), Q^T and dO^T
   // (D x BM). The b64-read tiles swizzle 8-byte chunks (16 rows of a column on distinct banks).
-  lds_pool pool(J);
-  constexpr auto b64_layout = detail::attn_bwd_b64_layout;
-  constexpr lds_layout LKT = b64_layout(D, BN), LR = detail::gemm_tile_layout(BM, D),
-                       LR2 = detail::gemm_tile_layout(2 * BM, D), LT = b64_layout(D, BM), LT2 = b64_layout(2 * D, BM),
-                       LS = b64_layout(BM, BN);
-  constexpr uint32_t RB = LR.bytes();
-  static_assert(LS.bytes() <= LKT.bytes());
-  const lds_view KT = pool.view(LKT);
-  const lds_ref rows = pool.alloc(2 * RB), tr = pool.alloc(2 * LT.bytes());
-  const lds_view QS(lds_ref{rows.offset, RB}, LR), OS(lds_ref{rows.offset + RB, RB}, LR),
-      QO(lds_ref{rows.offset, 2 * RB}, LR2), SS(lds_ref{KT.base, LS.bytes()}, LS);
-  const lds_view QT(lds_ref{tr.offset, LT.bytes()}, LT), OT(lds_ref{tr.offset + LT.bytes(), LT.bytes()}, LT),
-      QOT(tr, LT2);
+  const auto [KT, QS, OS, QO, SS, QT, OT, QOT] = detail::attn_bwd_main_lds<D, BM, BN>(J);
 
   auto kbase = J.vgpr<u32>();  // the lane's key in block 0 (of the workgroup's)
   kbase = wave * KPW + l16;
@@ -186,14 +148,26 @@ constexpr void attn_bwd_kernel_m16(builder J, arg<float*> dq_acc_ptr, arg<uint16
     loff = (m.as<u32>() + trow) << 2;
     B.load(dst, at(loff));
   };
+  // The transposed tiles' rows (32 bytes, four a 128-byte bank line) are placed permuted within
+  // aligned groups of 4: row r at (r & ~3) | ((r + r / 8) & 3). A b32 write's 32 lanes (rows 8 dc
+  // + e of 4 dim chunks) then fill the 4 quarters of the bank line, not one (4-way conflicts), and
+  // a b64 read's 16 rows 16 db .. + 15 are still those 16 rows.
+  auto t_row = [&](const auto& r) {
+    auto p = J.vgpr<u32>();
+    p = (r & ~3u) | ((r + (r >> 3u)) & 3u);
+    return p;
+  };
   lds_addr ua_rows[2], ua_cols[8];
   {
     auto trw = J.vgpr<u32>(), tcl = J.vgpr<u32>();
     trw = qtile * D + ucol;
     tcl = urow & (BM - 1);
     for (int r = 0; r < 2; ++r) ua_rows[r] = QO.addr(at(urow) + r, multiple_of(ucol, 8));
-    for (int e = 0; e < 8; ++e) ua_cols[e] = QOT.addr(at(trw) + e, multiple_of(tcl, 2));
+    for (int e = 0; e < 8; ++e) ua_cols[e] = QOT.addr(t_row(trw + static_cast<uint32_t>(e)), multiple_of(tcl, 2));
   }
+  // (the reads: rows 16 db + l16, whose place depends on l16 and on db's parity)
+  auto trd = J.vgpr<u32>(2);
+  for (int par = 0; par < 2; ++par) trd[par] = t_row(l16 + static_cast<uint32_t>(16 * par));
   auto store_tile = [&] {
     J.wait_for(stg);
     for (int r = 0; r < 2; ++r) QO.store(stg.slice(4 * r, 4), ua_rows[r]);
@@ -304,14 +278,12 @@ constexpr void attn_bwd_kernel_m16(builder J, arg<float*> dq_acc_ptr, arg<uint16
   // seqlen_q hold dQ = 0: their offsets are clamped to the sequence's last row (adding 0).
   auto qodd = J.vgpr<u32>(), lcol = J.vgpr<u32>(A16 ? QB : 1), lim = J.vgpr<u32>(A16 ? QB : 1), psel = J.vgpr<u32>();
   auto lrow = J.vgpr<u32>();  // the lane's first row in a tile
-  auto dqbase = J.sgpr<u64>();
   if constexpr (A16) {
-    dqbase = dq_acc_ptr + mul_wide(qse[0] * q_stride + head * (D * 2), 1u);
     qodd = lane & 1u;
     lrow = trow + qodd;
     psel = select(qodd != 0u, 0x03020706u, 0x05040100u);
     auto sq1 = J.sgpr<u32>();
-    sq1 = (sq - 1).as<u32>() * q_stride;
+    sq1 = (sq - 1).template as<u32>() * q_stride;
     for (int j = 0; j < QB; ++j) {
       lcol[j] = (bc[j] - qodd) << 1;
       lim[j] = lcol[j] + sq1;
@@ -412,7 +384,7 @@ constexpr void attn_bwd_kernel_m16(builder J, arg<float*> dq_acc_ptr, arg<uint16
     // kb + 1 and dS of block kb are made (and dS stored) under block kb's dV^T MFMAs
     auto oT = J.vgpr<u32>(DB, 2).named("do_t"), qT = J.vgpr<u32>(DB, 2).named("q_t");
     auto read_t = [&](lds_view V, auto dst) {
-      for (int db = 0; db < DB; ++db) V.load(dst[db], at(l16) + 16 * db, multiple_of(trow, 4));
+      for (int db = 0; db < DB; ++db) V.load(dst[db], at(trd[db % 2]) + 16 * (db - db % 2), multiple_of(trow, 4));
     };
     auto tprod = [&](auto aT, auto accs, auto b, int kb, auto after) {
       if (kb == 0) J.wait_for(aT);
