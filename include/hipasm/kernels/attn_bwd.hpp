@@ -309,6 +309,38 @@ constexpr auto attn_bwd_main_buffers(builder J, arg<float*> dq_acc_ptr, arg<uint
   return bufs{q_stride, kv_stride, Qb, dOb, Ab, Kb, Vb, dKb, dVb, Lb, Db, dqbase};
 }
 
+// The main kernels' dK / dV epilogue loop: f32 rows the wave wrote into LDS view OUT, read back
+// from row orow (RPR rows a pass, 8 elements a lane at column ocol; NP passes a loop trip, their
+// reads issued together: one LDS latency a trip; trips trips), scaled by scale2 (two lanes of the
+// scale: a packed multiply's operand) when scaled, rounded to the dtype and stored 16 bytes a lane
+// into B at ooff (+ ostep a pass). orow and ooff advance. (By value: a constexpr lambda reads no
+// reference parameter.)
+template <attn_dtype T, int NP, uint32_t RPR>
+constexpr void attn_bwd_rows_out(builder J, lds_view OUT, gpr<dtype::u32> orow, gpr<dtype::u32> ocol,
+                                 gpr<dtype::u32> ooff, gpr<dtype::u32> ostep, uint32_t trips, auto x, auto y,
+                                 gpr<dtype::f32> scale2, buffer B, bool scaled) {
+  auto i = J.sgpr<u32>();
+  i = 0u;
+  J.While([&] { return i < trips; }, [&] {
+    const lds_addr rd = OUT.addr(at(orow), multiple_of(ocol, 8));
+    for (int p = 0; p < NP; ++p) {
+      OUT.load(x[p].slice(0, 4), rd, static_cast<int>(RPR) * p, 0);
+      OUT.load(x[p].slice(4, 4), rd, static_cast<int>(RPR) * p, 4);
+    }
+    for (int p = 0; p < NP; ++p) {
+      J.wait_for(x[p]);
+      for (int c = 0; c < 4; ++c) {
+        if (scaled) J.v_pk_mul_f32(x[p].slice(2 * c, 2), x[p].slice(2 * c, 2), scale2);
+        attn_pack2<T>(J, y[p][c], x[p][2 * c], x[p][2 * c + 1]);
+      }
+      B.store(y[p], at(ooff));
+      ooff = ooff + ostep;
+    }
+    orow = orow + RPR * NP;
+    i = i + 1u;
+  });
+}
+
 }  // namespace detail
 
 // dot_do_o: D[h][t] = sum_d dO[t][h][d] O[t][h][d] (f32), and dq_acc = 0 (dq = atomic16: dq_acc_ptr
@@ -998,26 +1030,8 @@ constexpr void attn_bwd_kernel(builder J, arg<float*> dq_acc_ptr, arg<uint16_t*>
       for (int g = 0; g < 4; ++g) OUT.store(acc[db].slice(4 * g, 4), wr[g], 0, 32 * db);
     orow = wave * 32u + (lane >> static_cast<uint32_t>(hipasm::detail::log2u(LPR)));
     ooff = (orow + n0.as<u32>()) * q_stride + (ocol << 1);
-    auto i = J.sgpr<u32>();
-    i = 0u;
-    J.While([&] { return i < 32 / RPR / NP; }, [&] {
-      const lds_addr rd = OUT.addr(at(orow), multiple_of(ocol, 8));
-      for (int p = 0; p < NP; ++p) {
-        OUT.load(x[p].slice(0, 4), rd, static_cast<int>(RPR) * p, 0);
-        OUT.load(x[p].slice(4, 4), rd, static_cast<int>(RPR) * p, 4);
-      }
-      for (int p = 0; p < NP; ++p) {
-        J.wait_for(x[p]);
-        for (int c = 0; c < 4; ++c) {
-          if (t == 0) J.v_pk_mul_f32(x[p].slice(2 * c, 2), x[p].slice(2 * c, 2), scale2);
-          detail::attn_pack2<C.dtype>(J, y[p][c], x[p][2 * c], x[p][2 * c + 1]);
-        }
-        (t == 0 ? dKb : dVb).store(y[p], at(ooff));
-        ooff = ooff + ostep;
-      }
-      orow = orow + RPR * NP;
-      i = i + 1u;
-    });
+    detail::attn_bwd_rows_out<C.dtype, NP, RPR>(J, OUT, orow, ocol, ooff, ostep, 32 / RPR / NP, x, y, scale2,
+                                                 t == 0 ? dKb : dVb, t == 0);
   }
   };  // body
 

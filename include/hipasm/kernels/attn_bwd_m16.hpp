@@ -287,7 +287,6 @@ constexpr void attn_bwd_kernel_m16(builder J, arg<float*> dq_acc_ptr, arg<uint16
     for (int j = 0; j < QB; ++j) {
       lcol[j] = (bc[j] - qodd) << 1;
       lim[j] = lcol[j] + sq1;
-      aoff[j] = lrow * q_stride + lcol[j];  // (set for the first tile below)
     }
   }
   auto dq_flush = [&] {
@@ -455,7 +454,6 @@ constexpr void attn_bwd_kernel_m16(builder J, arg<float*> dq_acc_ptr, arg<uint16
       if constexpr (A16) aoff[j] = (lrow + m0.as<u32>()) * q_stride + lcol[j];
       else aoff[j] = (m0.as<u32>() + trow) * (q_stride + q_stride) + (bc[j] << 2);
     }
-    mn = m0 + static_cast<int32_t>(2 * BM);
     prefetch(mn);
     dq_atomics();
   };
@@ -507,26 +505,8 @@ constexpr void attn_bwd_kernel_m16(builder J, arg<float*> dq_acc_ptr, arg<uint16
       J.s_waitcnt(lgkmcnt(0));
       orow = wave * KPW + (lane >> static_cast<uint32_t>(hipasm::detail::log2u(LPR)));
       ooff = (orow + n0.as<u32>()) * q_stride + (ocol << 1) + static_cast<uint32_t>(2 * DH * h);
-      auto i = J.sgpr<u32>();
-      i = 0u;
-      J.While([&] { return i < KPW / RPR / NP; }, [&] {
-        const lds_addr rd = OUT.addr(at(orow), multiple_of(ocol, 8));
-        for (int p = 0; p < NP; ++p) {
-          OUT.load(x[p].slice(0, 4), rd, static_cast<int>(RPR) * p, 0);
-          OUT.load(x[p].slice(4, 4), rd, static_cast<int>(RPR) * p, 4);
-        }
-        for (int p = 0; p < NP; ++p) {
-          J.wait_for(x[p]);
-          for (int c = 0; c < 4; ++c) {
-            if (t == 0) J.v_pk_mul_f32(x[p].slice(2 * c, 2), x[p].slice(2 * c, 2), scale2v);
-            detail::attn_pack2<C.dtype>(J, y[p][c], x[p][2 * c], x[p][2 * c + 1]);
-          }
-          (t == 0 ? dKb : dVb).store(y[p], at(ooff));
-          ooff = ooff + ostep;
-        }
-        orow = orow + RPR * NP;
-        i = i + 1u;
-      });
+      detail::attn_bwd_rows_out<C.dtype, NP, RPR>(J, OUT, orow, ocol, ooff, ostep, KPW / RPR / NP, x, y, scale2v,
+                                                   t == 0 ? dKb : dVb, t == 0);
       J.s_waitcnt(lgkmcnt(0));  // (the next half's writes after every read of this one)
     }
   };  // body
